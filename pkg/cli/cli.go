@@ -1,0 +1,303 @@
+// Package cli is the command framework shared by every rtch and guild binary: flag
+// parsing with the common flags (-h/--help, --version, --jq, -o, --config,
+// -q/--quiet), diagnostics on stderr as "tool: error|warning|hint: …", exit codes,
+// atomic -o output, interrupt handling and the record stream plumbing.
+//
+// A command is a Tool value; its Run function gets an *Env and returns an error.
+// The error decides the exit code: nil is 0, a *ExitError carries its own code,
+// a usage or configuration problem is 2 (see Usage), an interrupt is 130, and
+// anything else is 1.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/record"
+)
+
+// Exit codes shared by every binary.
+const (
+	ExitOK          = 0
+	ExitFailed      = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
+)
+
+// Version is set with -ldflags "-X github.com/rtch/rtch/pkg/cli.Version=v1.2.3";
+// otherwise it falls back to the module version in the build info.
+var Version = ""
+
+// StdinMode says how a tool uses standard input.
+type StdinMode int
+
+const (
+	// NoStdin: the tool never reads standard input.
+	NoStdin StdinMode = iota
+	// StreamIn: the tool needs a record stream on stdin (a terminal gets a hint
+	// and exit 2).
+	StreamIn
+	// OptionalStream: the tool reads a record stream when stdin is not a terminal
+	// and works from flags alone otherwise.
+	OptionalStream
+)
+
+// Tool describes one binary.
+type Tool struct {
+	// Name is the binary name, e.g. "rtch-zone".
+	Name string
+	// Summary is a one-line description.
+	Summary string
+	// Usage is the synopsis line(s) after "usage: ".
+	Usage string
+	// Description is free text shown after the synopsis.
+	Description string
+	// Example is a real pipeline example.
+	Example string
+	// ExitCodes lists tool-specific exit codes beyond 0/1/2/130, e.g.
+	// {"3", "gate status corrected (--gate-only)"}.
+	ExitCodes [][2]string
+	// Stdin says how the tool uses standard input.
+	Stdin StdinMode
+	// NoRecords marks tools whose stdout is not a record stream (guild-lint
+	// prints verdict objects); --jq then filters those objects the same way.
+	NoRecords bool
+	// Flags registers the tool's own flags.
+	Flags func(fs *flag.FlagSet)
+	// Inputs returns files named by flags that the tool reads, so -o may refuse
+	// to overwrite one of them. Called after flag parsing; may be nil.
+	Inputs func() []string
+	// Run does the work.
+	Run func(ctx context.Context, env *Env) error
+}
+
+// Env is what Run works with.
+type Env struct {
+	// Tool is the running tool.
+	Tool *Tool
+	// Args are the positional arguments after the flags.
+	Args []string
+	// Stdin is standard input; In is non-nil when a record stream is to be read.
+	Stdin io.Reader
+	In    *record.Reader
+	// Out writes records (pass-through and emitted); Stdout is the same
+	// destination for tools that print something else.
+	Out    *record.Writer
+	Stdout io.Writer
+	// Stderr receives diagnostics.
+	Stderr io.Writer
+	// Quiet silences warnings, hints and progress (never errors).
+	Quiet bool
+	// ConfigPath is the --config value ("" when not given).
+	ConfigPath string
+	// StderrIsTerminal tells whether progress may be shown.
+	StderrIsTerminal bool
+	// Getenv reads the environment.
+	Getenv func(string) string
+}
+
+// Warnf prints "tool: warning: …" unless quiet.
+func (e *Env) Warnf(format string, args ...any) {
+	if !e.Quiet {
+		fmt.Fprintf(e.Stderr, "%s: warning: %s\n", e.Tool.Name, fmt.Sprintf(format, args...))
+	}
+}
+
+// Hintf prints "tool: hint: …" unless quiet.
+func (e *Env) Hintf(format string, args ...any) {
+	if !e.Quiet {
+		fmt.Fprintf(e.Stderr, "%s: hint: %s\n", e.Tool.Name, fmt.Sprintf(format, args...))
+	}
+}
+
+// Progressf prints a progress line ("\r"-terminated) only when stderr is a
+// terminal and not quiet.
+func (e *Env) Progressf(format string, args ...any) {
+	if e.StderrIsTerminal && !e.Quiet {
+		fmt.Fprintf(e.Stderr, "\r%s: %s\033[K", e.Tool.Name, fmt.Sprintf(format, args...))
+	}
+}
+
+// ProgressDone ends a progress line.
+func (e *Env) ProgressDone() {
+	if e.StderrIsTerminal && !e.Quiet {
+		fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+}
+
+// LoadConfig loads .rtch.toml: --config if given, else root/.rtch.toml if
+// present. Errors are usage errors (exit 2) naming the file and key.
+func (e *Env) LoadConfig(root string) (*config.Config, string, error) {
+	c, path, err := config.Load(e.ConfigPath, root)
+	if err != nil {
+		return nil, "", Usage("%v", err)
+	}
+	return c, path, nil
+}
+
+// Each reads the input record stream, passes every record through unchanged and
+// calls fn for each one after it has been written. It returns nil at the end of
+// input and does nothing when there is no stream.
+func (e *Env) Each(fn func(l record.Line) error) error {
+	if e.In == nil {
+		return nil
+	}
+	for {
+		l, err := e.In.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			var se *record.SyntaxError
+			if errors.As(err, &se) {
+				return Failed(err)
+			}
+			return err
+		}
+		if err := e.Out.Pass(l); err != nil {
+			return err
+		}
+		if fn != nil {
+			if err := fn(l); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// ExitError carries an exit code. Complete says the output stream was written
+// whole (a gate code after a full stream), so -o still commits the file.
+type ExitError struct {
+	Code     int
+	Err      error
+	Complete bool
+	// Hint, when set, is printed as "tool: hint: …" after the error.
+	Hint string
+}
+
+func (e *ExitError) Error() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
+func (e *ExitError) Unwrap() error { return e.Err }
+
+// Usage is a usage, configuration or missing-input error: exit 2, nothing done.
+func Usage(format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+}
+
+// UsageHint is Usage with a hint line.
+func UsageHint(hint, format string, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...), Hint: hint}
+}
+
+// Failed wraps err as a run failure (exit 1).
+func Failed(err error) error { return &ExitError{Code: ExitFailed, Err: err} }
+
+// Code ends the run with code after a complete output stream; err (may be nil)
+// is printed as an error line.
+func Code(code int, err error) error { return &ExitError{Code: code, Err: err, Complete: true} }
+
+// Main runs the tool with the process's arguments and standard streams and
+// returns the exit code.
+func Main(t *Tool) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, t, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// VersionString is the version printed by --version.
+func VersionString() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		v := bi.Main.Version
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && v == "(devel)" {
+				v += " " + s.Value
+			}
+		}
+		return v
+	}
+	return "(devel)"
+}
+
+func sortedFlagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	sort.Strings(names)
+	return names
+}
+
+func dashes(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// writeHelp prints the help text: synopsis, description, flags, example and exit
+// codes.
+func writeHelp(w io.Writer, t *Tool, fs *flag.FlagSet) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s\n\nusage: %s\n", t.Name, t.Summary, t.Usage)
+	if t.Description != "" {
+		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(t.Description, "\n"))
+	}
+	b.WriteString("\nflags:\n")
+	aliases := map[string]string{"h": "help", "q": "quiet"}
+	for _, name := range sortedFlagNames(fs) {
+		if _, isShort := aliases[name]; isShort {
+			continue
+		}
+		f := fs.Lookup(name)
+		label := dashes(name)
+		for s, l := range aliases {
+			if l == name {
+				label = "-" + s + ", " + label
+			}
+		}
+		typ, usage := flag.UnquoteUsage(f)
+		if typ != "" {
+			label += " " + typ
+		}
+		def := ""
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
+			def = fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(&b, "  %-28s %s%s\n", label, usage, def)
+	}
+	if t.Example != "" {
+		fmt.Fprintf(&b, "\nexample:\n%s\n", indent(strings.TrimRight(t.Example, "\n")))
+	}
+	b.WriteString("\nexit codes:\n  0    ok\n  1    ran and failed\n  2    usage, configuration or missing input (nothing done)\n")
+	for _, c := range t.ExitCodes {
+		fmt.Fprintf(&b, "  %-4s %s\n", c[0], c[1])
+	}
+	b.WriteString("  130  interrupted\n")
+	io.WriteString(w, b.String())
+}
+
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}

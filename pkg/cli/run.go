@@ -1,0 +1,244 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/rtch/rtch/pkg/record"
+)
+
+// Run parses args, wires the streams and runs the tool; it returns the exit code.
+func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet(t.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		help, version, quiet bool
+		jqExpr, outPath      string
+		configPath           string
+	)
+	fs.BoolVar(&help, "help", false, "show this help and exit")
+	fs.BoolVar(&help, "h", false, "show this help and exit")
+	fs.BoolVar(&version, "version", false, "print the version and exit")
+	fs.BoolVar(&quiet, "quiet", false, "silence warnings, hints and progress (never errors)")
+	fs.BoolVar(&quiet, "q", false, "silence warnings, hints and progress (never errors)")
+	fs.StringVar(&jqExpr, "jq", "", "emit only the records for which the gojq `EXPR` yields a value other than false/null")
+	fs.StringVar(&outPath, "o", "", "write the output to `FILE` atomically (the whole stream or nothing)")
+	fs.StringVar(&configPath, "config", "", "read configuration from `FILE` instead of .rtch.toml at the zone root")
+	if t.Flags != nil {
+		t.Flags(fs)
+	}
+	diag := func(level, format string, a ...any) {
+		fmt.Fprintf(stderr, "%s: %s: %s\n", t.Name, level, fmt.Sprintf(format, a...))
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeHelp(stdout, t, fs)
+			return ExitOK
+		}
+		diag("error", "%v", err)
+		diag("hint", "run '%s --help' for usage", t.Name)
+		return ExitUsage
+	}
+	if help {
+		writeHelp(stdout, t, fs)
+		return ExitOK
+	}
+	if version {
+		fmt.Fprintf(stdout, "%s %s\n", t.Name, VersionString())
+		return ExitOK
+	}
+
+	var filter record.Filter
+	if jqExpr != "" {
+		f, err := compileJQ(jqExpr)
+		if err != nil {
+			diag("error", "--jq: %v", err)
+			return ExitUsage
+		}
+		filter = f
+	}
+
+	env := &Env{
+		Tool:             t,
+		Args:             fs.Args(),
+		Stdin:            stdin,
+		Stderr:           stderr,
+		Quiet:            quiet,
+		ConfigPath:       configPath,
+		StderrIsTerminal: isTerminal(stderr),
+		Getenv:           os.Getenv,
+	}
+
+	if outPath != "" {
+		if err := refuseInputAsOutput(outPath, stdin, t); err != nil {
+			diag("error", "%v", err)
+			return ExitUsage
+		}
+	}
+
+	switch t.Stdin {
+	case StreamIn:
+		if isTerminal(stdin) {
+			diag("error", "no record stream on standard input")
+			diag("hint", "pipe the previous stage into it, e.g. %s", firstLine(t.Example))
+			return ExitUsage
+		}
+		env.In = record.NewReader(stdin, "stdin")
+	case OptionalStream:
+		if stdin != nil && !isTerminal(stdin) && !isEmptyDevice(stdin) {
+			env.In = record.NewReader(stdin, "stdin")
+		}
+	}
+
+	// Output goes to a buffered stdout, or to a pending file committed only when
+	// the stream is complete.
+	var (
+		pending *renameio.PendingFile
+		bw      *bufio.Writer
+	)
+	if outPath != "" {
+		dir := filepath.Dir(outPath)
+		p, err := renameio.NewPendingFile(outPath, renameio.WithTempDir(dir), renameio.WithExistingPermissions())
+		if err != nil {
+			diag("error", "-o %s: %v", outPath, err)
+			return ExitUsage
+		}
+		pending = p
+		bw = bufio.NewWriterSize(p, 256<<10)
+	} else {
+		bw = bufio.NewWriterSize(stdout, 64<<10)
+	}
+	env.Stdout = bw
+	env.Out = record.NewWriter(bw, filter)
+
+	runErr := t.Run(ctx, env)
+	flushErr := bw.Flush()
+
+	code := exitCode(ctx, runErr)
+	complete := runErr == nil
+	var ee *ExitError
+	if errors.As(runErr, &ee) && ee.Complete {
+		complete = true
+	}
+	if flushErr != nil && runErr == nil {
+		diag("error", "write: %v", flushErr)
+		code, complete = ExitFailed, false
+	}
+	if pending != nil {
+		if complete && code != ExitInterrupted {
+			if err := pending.CloseAtomicallyReplace(); err != nil {
+				diag("error", "-o %s: %v", outPath, err)
+				if code == ExitOK {
+					code = ExitFailed
+				}
+			}
+		}
+		pending.Cleanup()
+	}
+	if runErr != nil {
+		reportError(diag, runErr, code)
+	}
+	return code
+}
+
+func exitCode(ctx context.Context, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return ExitInterrupted
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return ExitFailed
+}
+
+func reportError(diag func(level, format string, a ...any), err error, code int) {
+	if code == ExitInterrupted {
+		diag("error", "interrupted")
+		return
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		if ee.Err != nil {
+			diag("error", "%v", ee.Err)
+		}
+		if ee.Hint != "" {
+			diag("hint", "%s", ee.Hint)
+		}
+		return
+	}
+	diag("error", "%v", err)
+}
+
+// refuseInputAsOutput rejects -o naming standard input's file or a file the tool
+// reads.
+func refuseInputAsOutput(out string, stdin io.Reader, t *Tool) error {
+	ost, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file cannot be an input
+	}
+	if f, ok := stdin.(*os.File); ok {
+		if ist, err := f.Stat(); err == nil && os.SameFile(ist, ost) {
+			return fmt.Errorf("-o %s is also the standard input; refusing to overwrite an input", out)
+		}
+	}
+	if t.Inputs != nil {
+		for _, in := range t.Inputs() {
+			if ist, err := os.Stat(in); err == nil && os.SameFile(ist, ost) {
+				return fmt.Errorf("-o %s is also the input %s; refusing to overwrite an input", out, in)
+			}
+		}
+	}
+	return nil
+}
+
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok || f == nil {
+		return false
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return st.Mode()&os.ModeCharDevice != 0 && st.Mode()&os.ModeDevice != 0 && !isDevNull(st)
+}
+
+// isEmptyDevice reports whether stdin is /dev/null or otherwise a character
+// device that is not a terminal (treated as "no stream").
+func isEmptyDevice(v any) bool {
+	f, ok := v.(*os.File)
+	if !ok || f == nil {
+		return v == nil
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return true
+	}
+	return isDevNull(st)
+}
+
+func isDevNull(st os.FileInfo) bool {
+	nst, err := os.Stat(os.DevNull)
+	return err == nil && os.SameFile(st, nst)
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

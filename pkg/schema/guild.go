@@ -1,0 +1,50 @@
+package schema
+
+import "github.com/rtch/rtch/pkg/record"
+
+// Recall is guild.recall: the protected result of one recall (SPEC §10).
+type Recall struct {
+	record.Envelope
+	// Source: sqlite, file-bm25, fs-scan, kg-query, structural or combined.
+	Source string `json:"source"`
+	// Directive is the integrity notice, non-null when at least one chunk is wrapped.
+	Directive *string `json:"directive"`
+	// TopScore is in [0,1]; see docs/guild-recall.md for its definition.
+	TopScore float64 `json:"topScore"`
+	// RecallBeforeRead tells the caller it may skip reading the sources.
+	RecallBeforeRead bool `json:"recallBeforeRead"`
+	// Chunks are the protected chunks, best first.
+	Chunks []RecallChunk `json:"chunks"`
+}
+
+// RecallChunk is one protected chunk.
+type RecallChunk struct {
+	// SourcePath is the page (or graph node) the chunk came from.
+	SourcePath string `json:"source_path"`
+	// TrustTier: operator, trusted or untrusted.
+	TrustTier string `json:"trust_tier"`
+	// Quarantined is true when the probe flagged it and its text was withheld.
+	Quarantined bool `json:"quarantined"`
+	// Rendered is the text as it may be shown to a model (wrapped or quarantined).
+	Rendered string `json:"rendered"`
+	// Score is the chunk's score in [0,1].
+	Score float64 `json:"score"`
+	// SubGuild names the workspace sub-guild the chunk came from, if any.
+	SubGuild string `json:"sub_guild,omitempty"`
+}
+
+// BundleReceipt is guild.bundle_receipt: one written bundle.
+type BundleReceipt struct {
+	record.Envelope
+	// BundlePath is where the bundle was written, relative to the project root.
+	BundlePath string `json:"bundle_path"`
+	Specialist string `json:"specialist"`
+	TaskID     string `json:"task_id"`
+	RunID      string `json:"run_id"`
+	// TokenEstimate is ceil(chars/4) of the whole bundle.
+	TokenEstimate int `json:"token_estimate"`
+	// LayersIncluded maps each layer and sub-source to its token estimate.
+	LayersIncluded map[string]int `json:"layers_included"`
+	// DroppedForBudget lists each cut made to fit the cap.
+	DroppedForBudget []string `json:"dropped_for_budget"`
+}

@@ -1,0 +1,110 @@
+package schema
+
+import "github.com/rtch/rtch/pkg/record"
+
+// PacketSchemaVersion is the packet's schema_version string.
+const PacketSchemaVersion = "rtch.packet.v1"
+
+// Packet is rtch.packet: the evidence packet (SPEC §9).
+type Packet struct {
+	record.Envelope
+	// SchemaVersion is "rtch.packet.v1".
+	SchemaVersion string `json:"schema_version"`
+	// PacketID is "rtch_packet_<intake_hash>".
+	PacketID string `json:"packet_id"`
+	// GeneratedAt is RFC 3339 UTC; pinned by SOURCE_DATE_EPOCH or --now.
+	GeneratedAt string `json:"generated_at"`
+	// Intake is the intake's fields.
+	Intake IntakeFields `json:"intake"`
+	// ZoneDescriptor summarises the zone.
+	ZoneDescriptor ZoneDescriptor `json:"zone_descriptor"`
+	// CandidateBasket summarises the basket and lists its terms.
+	CandidateBasket PacketBasket `json:"candidate_basket"`
+	// ProbePlan lists the probes and the remaining budget.
+	ProbePlan ProbePlan `json:"probe_plan"`
+	// HydratedChunks are the chunks, in rank order.
+	HydratedChunks []Chunk `json:"hydrated_chunks"`
+	// SelectedSurfaces are the ranked files.
+	SelectedSurfaces []SelectedSurface `json:"selected_surfaces"`
+	// SkippedSurfaces are every skip of the lane.
+	SkippedSurfaces []Skip `json:"skipped_surfaces"`
+	// UnresolvedQuestions are honest open questions; never empty.
+	UnresolvedQuestions []string `json:"unresolved_questions"`
+	// CautionMap lists flagged chunks and caution hits.
+	CautionMap []Caution `json:"caution_map"`
+	// NextLegalProbes are probes a follow-up lane may run.
+	NextLegalProbes []string `json:"next_legal_probes"`
+	// GenericAloneWarnings come from the basket.
+	GenericAloneWarnings []string `json:"generic_alone_warnings"`
+	// FanoutLevelUsed is the fanout level the lane ran at.
+	FanoutLevelUsed string `json:"fanout_level_used"`
+	// HaltingReason: enough_evidence_definition_satisfied, budget_exhausted,
+	// no_signal_at_normal_fanout, partial_evidence_only.
+	HaltingReason string `json:"halting_reason"`
+	// EffectiveRecordProjection is the gate's status and effective views.
+	EffectiveRecordProjection EffectiveRecordProjection `json:"effective_record_projection"`
+	// Budget is the tokens spent on chunks and the cap.
+	Budget PacketBudget `json:"budget"`
+}
+
+// ZoneDescriptor is the packet's view of rtch.zone.
+type ZoneDescriptor struct {
+	ZoneRoot   string       `json:"zone_root"`
+	DecidedBy  string       `json:"decided_by"`
+	Rungs      []Rung       `json:"rungs"`
+	TruthFiles []string     `json:"truth_files"`
+	Manifests  []string     `json:"manifests"`
+	Git        *GitSnapshot `json:"git"`
+}
+
+// PacketBasket summarises the candidate basket.
+type PacketBasket struct {
+	// BasketID and TermCount come from rtch.basket.
+	BasketID  string `json:"basket_id"`
+	TermCount int    `json:"term_count"`
+	// Terms are the candidates in basket order.
+	Terms []PacketTerm `json:"terms"`
+}
+
+// PacketTerm is a candidate as the packet shows it.
+type PacketTerm struct {
+	Term   string `json:"term"`
+	Origin string `json:"origin"`
+	Use    string `json:"use"`
+}
+
+// ProbePlan is the packet's probe plan.
+type ProbePlan struct {
+	Probes               []Probe `json:"probes"`
+	ProbesExecuted       int     `json:"probes_executed"`
+	ProbeBudgetRemaining int     `json:"probe_budget_remaining"`
+}
+
+// SelectedSurface is one ranked file in the packet.
+type SelectedSurface struct {
+	Path        string   `json:"path"`
+	Rank        int      `json:"rank"`
+	Score       float64  `json:"score"`
+	WhySelected []string `json:"why_selected"`
+	ChunkIDs    []string `json:"chunk_ids"`
+}
+
+// Caution is one caution_map entry.
+type Caution struct {
+	Path string `json:"path"`
+	Flag string `json:"flag"`
+	Note string `json:"note"`
+}
+
+// EffectiveRecordProjection carries the gate into the packet.
+type EffectiveRecordProjection struct {
+	Status           string            `json:"status"`
+	EffectiveRecords []EffectiveRecord `json:"effective_records"`
+	Unresolved       []Unresolved      `json:"unresolved"`
+}
+
+// PacketBudget is the token accounting of the packet.
+type PacketBudget struct {
+	EstTokens int `json:"est_tokens"`
+	Cap       int `json:"cap"`
+}
