@@ -1,0 +1,140 @@
+package wiki
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// DefaultMaxFileBytes is the size above which a page is skipped (SPEC §4).
+const DefaultMaxFileBytes = 1 << 20
+
+// PrinciplesPath is the project's principles file; it is recalled with the
+// wiki because it is operator text (SPEC §10 trust rules).
+const PrinciplesPath = ".guild/principles.md"
+
+// File is a candidate page found by List, before it is read.
+type File struct {
+	// Path is relative to the root, slash-separated.
+	Path string
+	// Size is the file size in bytes.
+	Size int64
+	// ModTime is the modification time in Unix nanoseconds.
+	ModTime int64
+}
+
+// List finds the wiki pages under root: every *.md file below wiki/ plus
+// .guild/principles.md. Hidden names are skipped; symlinks are never
+// followed; non-regular files and files over maxBytes are reported as
+// diagnostics, never silently dropped. The result is sorted by path.
+func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	var files []File
+	var diags []Diagnostic
+	consider := func(rel string, info fs.FileInfo) {
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			diags = append(diags, Diagnostic{Path: rel, Message: "symlink not followed"})
+		case !info.Mode().IsRegular():
+			diags = append(diags, Diagnostic{Path: rel, Message: "not a regular file; skipped"})
+		case info.Size() > maxBytes:
+			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("%d bytes, over the %d-byte cap; skipped", info.Size(), maxBytes)})
+		default:
+			files = append(files, File{Path: rel, Size: info.Size(), ModTime: info.ModTime().UnixNano()})
+		}
+	}
+	wikiDir := filepath.Join(root, "wiki")
+	err := filepath.WalkDir(wikiDir, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if p == wikiDir && errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			diags = append(diags, Diagnostic{Path: rel, Message: "unreadable: " + unwrapPathError(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if p != wikiDir && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(strings.ToLower(d.Name()), ".md") {
+			return nil
+		}
+		info, ierr := d.Info()
+		if ierr != nil {
+			diags = append(diags, Diagnostic{Path: rel, Message: "unreadable: " + unwrapPathError(ierr)})
+			return nil
+		}
+		consider(rel, info)
+		return nil
+	})
+	if err != nil {
+		return nil, diags, err
+	}
+	if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(PrinciplesPath))); err == nil {
+		consider(PrinciplesPath, info)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		diags = append(diags, Diagnostic{Path: PrinciplesPath, Message: "unreadable: " + unwrapPathError(err)})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, diags, nil
+}
+
+// Read loads and parses one listed page. A binary file (a NUL byte in its
+// first 8 KiB) is refused with an error so callers can report it as a skip.
+func Read(root string, f File) (*Page, []Diagnostic, error) {
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %s", f.Path, unwrapPathError(err))
+	}
+	head := data
+	if len(head) > 8192 {
+		head = head[:8192]
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, nil, fmt.Errorf("%s: binary file (NUL byte); skipped", f.Path)
+	}
+	p, diags := Parse(f.Path, data)
+	return p, diags, nil
+}
+
+// Load lists and reads every page under root. Unreadable and binary files
+// become diagnostics; the walk goes on.
+func Load(root string, maxBytes int64) ([]*Page, []Diagnostic, error) {
+	files, diags, err := List(root, maxBytes)
+	if err != nil {
+		return nil, diags, err
+	}
+	pages := make([]*Page, 0, len(files))
+	for _, f := range files {
+		p, d, err := Read(root, f)
+		diags = append(diags, d...)
+		if err != nil {
+			diags = append(diags, Diagnostic{Path: f.Path, Message: strings.TrimPrefix(err.Error(), f.Path+": ")})
+			continue
+		}
+		pages = append(pages, p)
+	}
+	return pages, diags, nil
+}
+
+func unwrapPathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
