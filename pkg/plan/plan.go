@@ -1,0 +1,506 @@
+// Package plan parses a guild plan (.guild/plan/<slug>.md): YAML frontmatter
+// (type: plan, spec, team, approved) and one "## Lane: <owner>" section per
+// specialist task, each with bullets task-id, owner, depends-on, scope,
+// success-criteria, autonomy-policy, autonomy and refs. The lanes' depends-on
+// edges must form a DAG over known task ids; every problem is reported as an error
+// naming the plan file and line.
+//
+// The lane block is kept verbatim (it is the specialist's contract and goes into
+// the bundle byte for byte); the parsed fields are what the tools reason with.
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Plan is one parsed plan file.
+type Plan struct {
+	// Path is the plan file as it was named to Parse.
+	Path string
+	// Spec is the frontmatter's spec path (the document the plan implements).
+	Spec string
+	// Team lists the specialists the frontmatter names.
+	Team []string
+	// Approved reports the frontmatter's approved field (see approvedValue).
+	Approved bool
+	// Lanes are in file order.
+	Lanes []*Lane
+}
+
+// Lane is one "## Lane: <owner>" section.
+type Lane struct {
+	// Heading is the owner named in the "## Lane:" heading.
+	Heading string
+	// TaskID is the lane's task-id, T<n>-<specialist>.
+	TaskID string
+	// Owner is the specialist slug that runs the lane.
+	Owner string
+	// DependsOn lists the task ids whose receipts this lane consumes.
+	DependsOn []string
+	// Scope is the lane's scope text.
+	Scope string
+	// SuccessCriteria is the success-criteria text, nested bullets one per line.
+	SuccessCriteria string
+	// AutonomyPolicy is the autonomy-policy text (may act / requires
+	// confirmation / forbidden), nested bullets one per line.
+	AutonomyPolicy string
+	// Autonomy is "ask" or "all"; "ask" when the lane does not say.
+	Autonomy string
+	// Refs are the pages and files the lane names.
+	Refs []string
+	// Block is the section verbatim, from its heading to the line before the next
+	// heading of level one or two, trailing blank lines removed.
+	Block string
+	// Line is the 1-based line of the "## Lane:" heading.
+	Line int
+	// FieldLines maps each bullet key seen to its 1-based line.
+	FieldLines map[string]int
+}
+
+// Error is a problem at a position in a plan file.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+// Keys are the lane bullet keys, in the order the spec lists them.
+var Keys = []string{"task-id", "owner", "depends-on", "scope", "success-criteria", "autonomy-policy", "autonomy", "refs"}
+
+var (
+	laneHeading = regexp.MustCompile(`^##[ \t]+Lane:[ \t]*(.*?)[ \t#]*$`)
+	anyHeading  = regexp.MustCompile(`^(#{1,6})(?:[ \t]|$)`)
+	bulletRE    = regexp.MustCompile(`^( {0,3})[-*+][ \t]+(.*)$`)
+	keyRE       = regexp.MustCompile("^(?:\\*\\*|`)?([A-Za-z][A-Za-z_ -]*?)(?:\\*\\*|`)?[ \\t]*:(?:\\*\\*)?(?:[ \\t]+(.*)|)$")
+	taskIDRE    = regexp.MustCompile(`^T[0-9]+-([A-Za-z0-9][A-Za-z0-9._-]*)$`)
+	slugRE      = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	linkRE      = regexp.MustCompile(`^\[[^\]]*\]\(([^)\s]+)\)$`)
+	fenceRE     = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+)
+
+// Parse reads a plan from text; name is used in error messages. All problems
+// found are returned together (errors.Join of *Error values).
+func Parse(name, text string) (*Plan, error) {
+	text = Normalize(text)
+	p := &Plan{Path: name}
+	var errs []error
+	fail := func(line int, format string, args ...any) {
+		errs = append(errs, &Error{File: name, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+
+	front, body, bodyLine, ok := SplitFrontmatter(text)
+	if !ok {
+		fail(1, "no YAML frontmatter (a plan starts with ---, type: plan, spec, team, approved, ---)")
+	} else {
+		p.parseFrontmatter(front, fail)
+	}
+
+	lines := strings.Split(body, "\n")
+	var cur *Lane
+	var curStart int // index into lines of cur's heading
+	closeLane := func(end int) {
+		if cur == nil {
+			return
+		}
+		blk := lines[curStart:end]
+		for len(blk) > 0 && strings.TrimSpace(blk[len(blk)-1]) == "" {
+			blk = blk[:len(blk)-1]
+		}
+		cur.Block = strings.Join(blk, "\n") + "\n"
+		p.Lanes = append(p.Lanes, cur)
+		cur = nil
+	}
+	var fence string
+	for i, l := range lines {
+		if fence != "" {
+			if closesFence(l, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if m := fenceRE.FindStringSubmatch(l); m != nil {
+			fence = m[1]
+			continue
+		}
+		h := anyHeading.FindStringSubmatch(l)
+		if h == nil || len(h[1]) > 2 {
+			continue
+		}
+		closeLane(i)
+		if m := laneHeading.FindStringSubmatch(l); m != nil {
+			cur = &Lane{Heading: m[1], Line: bodyLine + i, FieldLines: map[string]int{}}
+			curStart = i
+		}
+	}
+	closeLane(len(lines))
+	if len(p.Lanes) == 0 {
+		fail(bodyLine, "no \"## Lane: <owner>\" sections")
+	}
+	for _, ln := range p.Lanes {
+		parseLane(ln, fail)
+	}
+	p.validateGraph(fail)
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*Error).Line < errs[j].(*Error).Line })
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+func (p *Plan) parseFrontmatter(front string, fail func(int, string, ...any)) {
+	var fm map[string]any
+	if err := yaml.Unmarshal([]byte(front), &fm); err != nil {
+		fail(2, "frontmatter is not valid YAML: %v", err)
+		return
+	}
+	line := func(key string) int {
+		for i, l := range strings.Split(front, "\n") {
+			if strings.HasPrefix(l, key+":") {
+				return i + 2
+			}
+		}
+		return 1
+	}
+	switch t := fm["type"]; t {
+	case "plan":
+	case nil:
+		fail(1, "frontmatter has no type (want type: plan)")
+	default:
+		fail(line("type"), "frontmatter type is %v, want plan", t)
+	}
+	if s, ok := fm["spec"].(string); ok {
+		p.Spec = s
+	} else if fm["spec"] != nil {
+		fail(line("spec"), "frontmatter spec must be a path, got %v", fm["spec"])
+	}
+	switch t := fm["team"].(type) {
+	case string:
+		p.Team = splitList(t)
+	case []any:
+		for _, v := range t {
+			p.Team = append(p.Team, fmt.Sprint(v))
+		}
+	case nil:
+	default:
+		fail(line("team"), "frontmatter team must be a list of specialists, got %v", t)
+	}
+	p.Approved = approvedValue(fm["approved"])
+}
+
+// approvedValue reads the frontmatter's approved field: true, or a non-empty
+// value other than false/no (a date or an approver's name), counts as approved.
+func approvedValue(v any) bool {
+	switch t := v.(type) {
+	case bool:
+		return t
+	case nil:
+		return false
+	case string:
+		s := strings.ToLower(strings.TrimSpace(t))
+		return s != "" && s != "false" && s != "no" && s != "pending"
+	default:
+		return true
+	}
+}
+
+// parseLane reads the top-level key: value bullets of a lane block. Indented
+// lines after a bullet continue it; indented bullets are its items.
+func parseLane(ln *Lane, fail func(int, string, ...any)) {
+	type field struct {
+		key   string
+		line  int
+		value string
+		items []string
+		cont  []string
+	}
+	var fields []*field
+	var cur *field
+	lines := strings.Split(strings.TrimSuffix(ln.Block, "\n"), "\n")
+	var fence string
+	for i, l := range lines[1:] {
+		no := ln.Line + 1 + i
+		if fence != "" {
+			if closesFence(l, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if m := fenceRE.FindStringSubmatch(l); m != nil {
+			fence = m[1]
+			cur = nil
+			continue
+		}
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " \t"))
+		if b := bulletRE.FindStringSubmatch(l); b != nil && len(b[1]) < 2 {
+			m := keyRE.FindStringSubmatch(strings.TrimSpace(b[2]))
+			if m == nil {
+				fail(no, "lane %s: bullet %q is not \"key: value\" (keys: %s)", ln.Heading, clip(b[2]), strings.Join(Keys, ", "))
+				cur = nil
+				continue
+			}
+			key := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(m[1])))
+			if !slices.Contains(Keys, key) {
+				fail(no, "lane %s: unknown key %q (keys: %s)", ln.Heading, m[1], strings.Join(Keys, ", "))
+				cur = nil
+				continue
+			}
+			if prev, dup := ln.FieldLines[key]; dup {
+				fail(no, "lane %s: %s given twice (first at line %d)", ln.Heading, key, prev)
+				cur = nil
+				continue
+			}
+			ln.FieldLines[key] = no
+			cur = &field{key: key, line: no, value: strings.TrimSpace(m[2])}
+			fields = append(fields, cur)
+			continue
+		}
+		if cur == nil || indent == 0 {
+			cur = nil // prose inside the lane: kept in Block, not a field
+			continue
+		}
+		if b := bulletRE.FindStringSubmatch(strings.TrimLeft(l, " \t")); b != nil {
+			cur.items = append(cur.items, strings.TrimSpace(b[2]))
+		} else if len(cur.items) > 0 {
+			cur.items[len(cur.items)-1] += " " + strings.TrimSpace(l)
+		} else {
+			cur.cont = append(cur.cont, strings.TrimSpace(l))
+		}
+	}
+
+	for _, f := range fields {
+		text := strings.TrimSpace(strings.Join(append([]string{f.value}, f.cont...), " "))
+		list := func() []string {
+			out := splitList(text)
+			for _, it := range f.items {
+				out = append(out, splitList(it)...)
+			}
+			return out
+		}
+		block := func() string {
+			parts := []string{}
+			if text != "" {
+				parts = append(parts, text)
+			}
+			return strings.Join(append(parts, f.items...), "\n")
+		}
+		switch f.key {
+		case "task-id":
+			ln.TaskID = unquote(text)
+		case "owner":
+			ln.Owner = unquote(text)
+		case "depends-on":
+			ln.DependsOn = list()
+		case "refs":
+			ln.Refs = list()
+		case "scope":
+			ln.Scope = block()
+		case "success-criteria":
+			ln.SuccessCriteria = block()
+		case "autonomy-policy":
+			ln.AutonomyPolicy = block()
+		case "autonomy":
+			ln.Autonomy = strings.ToLower(unquote(text))
+		}
+	}
+
+	if ln.Heading == "" {
+		fail(ln.Line, "lane heading names no owner (want \"## Lane: <owner>\")")
+	}
+	if ln.TaskID == "" {
+		fail(ln.Line, "lane %s: no task-id bullet (want \"- task-id: T<n>-<specialist>\")", ln.Heading)
+	}
+	if ln.Owner == "" {
+		ln.Owner = ln.Heading
+	} else if ln.Heading != "" && ln.Owner != ln.Heading {
+		fail(ln.FieldLines["owner"], "lane %s: owner %q differs from the heading's %q", ln.Heading, ln.Owner, ln.Heading)
+	}
+	if ln.Owner != "" && !slugRE.MatchString(ln.Owner) {
+		fail(ln.Line, "lane owner %q is not a slug (letters, digits, '.', '_', '-')", ln.Owner)
+	}
+	if ln.TaskID != "" {
+		if m := taskIDRE.FindStringSubmatch(ln.TaskID); m == nil {
+			fail(ln.FieldLines["task-id"], "lane %s: task-id %q is not T<n>-<specialist>", ln.Heading, ln.TaskID)
+		} else if ln.Owner != "" && m[1] != ln.Owner {
+			fail(ln.FieldLines["task-id"], "lane %s: task-id %q does not name its owner (want T<n>-%s)", ln.Heading, ln.TaskID, ln.Owner)
+		}
+	}
+	switch ln.Autonomy {
+	case "":
+		ln.Autonomy = "ask"
+	case "ask", "all":
+	default:
+		fail(ln.FieldLines["autonomy"], "lane %s: autonomy %q is not ask or all", ln.Heading, ln.Autonomy)
+	}
+}
+
+// validateGraph checks that task ids are unique, every depends-on names a lane of
+// the plan, and the depends-on edges have no cycle.
+func (p *Plan) validateGraph(fail func(int, string, ...any)) {
+	byID := map[string]*Lane{}
+	for _, ln := range p.Lanes {
+		if ln.TaskID == "" {
+			continue
+		}
+		if prev, dup := byID[ln.TaskID]; dup {
+			fail(ln.FieldLines["task-id"], "task-id %s is also lane %s's (line %d)", ln.TaskID, prev.Heading, prev.FieldLines["task-id"])
+			continue
+		}
+		byID[ln.TaskID] = ln
+	}
+	broken := false
+	for _, ln := range p.Lanes {
+		for _, d := range ln.DependsOn {
+			if _, ok := byID[d]; !ok {
+				fail(ln.FieldLines["depends-on"], "lane %s: depends-on names unknown task %q (known: %s)", ln.Heading, d, strings.Join(sortedKeys(byID), ", "))
+				broken = true
+			} else if d == ln.TaskID {
+				fail(ln.FieldLines["depends-on"], "lane %s: depends on itself", ln.Heading)
+				broken = true
+			}
+		}
+	}
+	if broken {
+		return // a cycle search over a broken graph only repeats the errors above
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[string]int{}
+	var stack []string
+	var visit func(id string) bool
+	visit = func(id string) bool {
+		color[id] = grey
+		stack = append(stack, id)
+		for _, d := range byID[id].DependsOn {
+			switch color[d] {
+			case grey:
+				i := slices.Index(stack, d)
+				cycle := append(slices.Clone(stack[i:]), d)
+				ln := byID[id]
+				fail(ln.FieldLines["depends-on"], "lane %s: depends-on cycle %s", ln.Heading, strings.Join(cycle, " -> "))
+				return false
+			case white:
+				if !visit(d) {
+					return false
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[id] = black
+		return true
+	}
+	for _, ln := range p.Lanes {
+		if ln.TaskID != "" && color[ln.TaskID] == white {
+			if !visit(ln.TaskID) {
+				return
+			}
+		}
+	}
+}
+
+// Lane returns the lane with the given task id, or nil.
+func (p *Plan) Lane(taskID string) *Lane {
+	for _, ln := range p.Lanes {
+		if ln.TaskID == taskID {
+			return ln
+		}
+	}
+	return nil
+}
+
+// Order returns the lanes so that every lane comes after the lanes it depends
+// on; among independent lanes, file order is kept.
+func (p *Plan) Order() []*Lane {
+	done := map[string]bool{}
+	var out []*Lane
+	var add func(ln *Lane)
+	add = func(ln *Lane) {
+		if done[ln.TaskID] {
+			return
+		}
+		done[ln.TaskID] = true
+		for _, d := range ln.DependsOn {
+			if dl := p.Lane(d); dl != nil {
+				add(dl)
+			}
+		}
+		out = append(out, ln)
+	}
+	for _, ln := range p.Lanes {
+		add(ln)
+	}
+	return out
+}
+
+// splitList reads an inline list: "[a, b]", "a, b", "`a`", a markdown link, or
+// "none"/"-"/"" for the empty list.
+func splitList(s string) []string {
+	s = strings.TrimSpace(s)
+	if strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") && !linkRE.MatchString(s) {
+		s = s[1 : len(s)-1]
+	}
+	var out []string
+	for _, part := range strings.Split(s, ",") {
+		part = unquote(part)
+		if m := linkRE.FindStringSubmatch(part); m != nil {
+			part = m[1]
+		}
+		switch strings.ToLower(part) {
+		case "", "none", "-", "n/a":
+			continue
+		}
+		out = append(out, part)
+	}
+	return out
+}
+
+// unquote trims spaces and one layer of backticks or quotes.
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 {
+		if q := s[0]; (q == '`' || q == '"' || q == '\'') && s[len(s)-1] == q {
+			return strings.TrimSpace(s[1 : len(s)-1])
+		}
+	}
+	return s
+}
+
+// closesFence reports whether l closes a fenced block opened with fence: the same
+// character, at least as long, nothing after it.
+func closesFence(l, fence string) bool {
+	m := fenceRE.FindStringSubmatch(l)
+	if m == nil || m[1][0] != fence[0] || len(m[1]) < len(fence) {
+		return false
+	}
+	return strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), m[1][:1])) == ""
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:60]) + "…"
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
