@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rtch/rtch/pkg/wiki"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -89,18 +90,21 @@ var (
 
 // Parse reads a plan from text; name is used in error messages. All problems
 // found are returned together (errors.Join of *Error values).
-func Parse(name, text string) (*Plan, error) {
-	text = Normalize(text)
+func Parse(name string, data []byte) (*Plan, error) {
+	text := wiki.NormalizeText(data)
 	p := &Plan{Path: name}
 	var errs []error
 	fail := func(line int, format string, args ...any) {
 		errs = append(errs, &Error{File: name, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
 
-	front, body, bodyLine, ok := SplitFrontmatter(text)
-	if !ok {
+	front, body, bodyLine, ok, unterminated := wiki.SplitFrontmatter(text)
+	switch {
+	case unterminated:
+		fail(1, "frontmatter opened with --- but never closed")
+	case !ok:
 		fail(1, "no YAML frontmatter (a plan starts with ---, type: plan, spec, team, approved, ---)")
-	} else {
+	default:
 		p.parseFrontmatter(front, fail)
 	}
 

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rtch/rtch/pkg/wiki"
 )
 
 const good = `---
@@ -56,7 +58,7 @@ Intro prose is not a lane.
 `
 
 func TestParseGood(t *testing.T) {
-	p, err := Parse("plan.md", good)
+	p, err := Parse("plan.md", []byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ func TestParseGood(t *testing.T) {
 }
 
 func TestParseCRLF(t *testing.T) {
-	p, err := Parse("plan.md", "\ufeff"+strings.ReplaceAll(good, "\n", "\r\n"))
+	p, err := Parse("plan.md", []byte("\ufeff"+strings.ReplaceAll(good, "\n", "\r\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +129,7 @@ func TestParseErrors(t *testing.T) {
 		want       []string
 	}{
 		{"no frontmatter", "## Lane: a\n- task-id: T1-a\n", []string{"plan.md:1: no YAML frontmatter"}},
+		{"unterminated frontmatter", "---\ntype: plan\n## Lane: a\n", []string{"plan.md:1: frontmatter opened with --- but never closed"}},
 		{"wrong type", "---\ntype: spec\n---\n" + lane("a", "- task-id: T1-a"), []string{"plan.md:2: frontmatter type is spec, want plan"}},
 		{"bad yaml", "---\ntype: [\n---\n" + lane("a", "- task-id: T1-a"), []string{"plan.md:2: frontmatter is not valid YAML"}},
 		{"no lanes", fm + "# nothing\n", []string{"plan.md:6: no \"## Lane: <owner>\" sections"}},
@@ -147,7 +150,7 @@ func TestParseErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Parse("plan.md", tc.text)
+			_, err := Parse("plan.md", []byte(tc.text))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -166,7 +169,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestCycleLine(t *testing.T) {
 	text := "---\ntype: plan\n---\n## Lane: a\n- task-id: T1-a\n- depends-on: [T2-b]\n## Lane: b\n- task-id: T2-b\n- depends-on: [T1-a]\n"
-	_, err := Parse("p.md", text)
+	_, err := Parse("p.md", []byte(text))
 	if err == nil || !strings.HasPrefix(err.Error(), "p.md:9: lane b: depends-on cycle T1-a -> T2-b -> T1-a") {
 		t.Fatalf("got %v", err)
 	}
@@ -180,31 +183,12 @@ func TestApprovedValue(t *testing.T) {
 	}
 }
 
-func TestSplitFrontmatter(t *testing.T) {
-	for _, tc := range []struct {
-		in, front, body string
-		line            int
-		ok              bool
-	}{
-		{"---\na: 1\n---\nbody\n", "a: 1\n", "body\n", 4, true},
-		{"---\na: 1\n...\n", "a: 1\n", "", 4, true},
-		{"---\n---", "", "", 3, true},
-		{"---\na: 1\n", "", "---\na: 1\n", 1, false},
-		{"no\n---\n", "", "no\n---\n", 1, false},
-	} {
-		f, b, l, ok := SplitFrontmatter(tc.in)
-		if f != tc.front || b != tc.body || l != tc.line || ok != tc.ok {
-			t.Errorf("SplitFrontmatter(%q) = %q %q %d %v", tc.in, f, b, l, ok)
-		}
-	}
-}
-
 func FuzzParse(f *testing.F) {
 	f.Add(good)
 	f.Add("---\ntype: plan\n---\n## Lane: a\n- task-id: T1-a\n- depends-on: [T1-a]\n")
 	f.Add("---\ntype: plan\n---\n## Lane: a\n- task-id: T1-a\n```\n## Lane: b\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		p, err := Parse("fuzz.md", text)
+		p, err := Parse("fuzz.md", []byte(text))
 		if err != nil {
 			if p != nil {
 				t.Fatal("plan returned with an error")
@@ -215,7 +199,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		norm := Normalize(text)
+		norm := wiki.NormalizeText([]byte(text))
 		seen := map[string]bool{}
 		for _, ln := range p.Order() {
 			if !strings.Contains(norm, strings.TrimSuffix(ln.Block, "\n")) {
