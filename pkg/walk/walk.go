@@ -1,0 +1,658 @@
+// Package walk is the one file walker every rtch stage uses. Files lists
+// the candidate files under a zone root, honouring .gitignore (nested, with
+// git's exact pattern semantics, see package ignore), .git/info/exclude,
+// .ignore and .rtchignore, skipping .git, hidden entries, symlinks (never
+// followed), special files and oversize files; Each reads the listed files
+// in parallel, classifies binary files and Git LFS pointers, and hands the
+// text ones to a callback. Everything not handed on is reported as a Skip,
+// never dropped silently. The policy choices are written down in
+// docs/decisions/walk.md.
+package walk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/rtch/rtch/pkg/ignore"
+)
+
+// DefaultMaxFileSize is the size cap used when Options.MaxFileSize is 0.
+const DefaultMaxFileSize = 1 << 20
+
+// Skip reasons.
+const (
+	ReasonBinary          = "binary"           // NUL byte in the file
+	ReasonTooLarge        = "too_large"        // larger than MaxFileSize (by stat, never read)
+	ReasonUnreadable      = "unreadable"       // permission denied, vanished, I/O error
+	ReasonSpecial         = "special"          // FIFO, socket, device: never opened
+	ReasonSymlink         = "symlink"          // in-root symlink: not followed, its target is walked under its own path
+	ReasonSymlinkEscape   = "symlink_escape"   // symlink resolving outside the root: never followed
+	ReasonSymlinkLoop     = "symlink_loop"     // symlink to an ancestor directory or a link cycle
+	ReasonDanglingSymlink = "dangling_symlink" // symlink whose target does not exist
+	ReasonLFSPointer      = "lfs_pointer"      // Git LFS pointer instead of content
+	ReasonIgnored         = "ignored"          // matched an ignore rule or hidden (only with ReportIgnored)
+)
+
+// Options configure a walk.
+type Options struct {
+	// Root is the zone root; relative paths are made absolute.
+	Root string
+	// MaxFileSize is the size cap in bytes; 0 means DefaultMaxFileSize.
+	MaxFileSize int64
+	// Excludes are extra gitignore-style patterns relative to Root (from
+	// configuration or forbidden assumptions). They take precedence over
+	// every ignore file, and apply even with NoIgnore.
+	Excludes []string
+	// NoIgnore disables .gitignore, .git/info/exclude, .ignore and
+	// .rtchignore. .git is still skipped.
+	NoIgnore bool
+	// Hidden includes entries whose name starts with '.'; by default they
+	// are skipped (as ripgrep does) unless an ignore file whitelists them
+	// with a '!' pattern.
+	Hidden bool
+	// ReportIgnored reports every ignored or hidden entry through skip
+	// with reason "ignored" (a directory once, its contents not walked).
+	ReportIgnored bool
+	// Workers bounds the parallelism; 0 means GOMAXPROCS.
+	Workers int
+	// Warn receives warnings (unreadable entries, symlink escapes, loops,
+	// dangling links), after the walk, sorted by path; may be nil.
+	Warn func(format string, args ...any)
+}
+
+// File is a candidate file found by Files.
+type File struct {
+	// Path is relative to the root, '/'-separated.
+	Path string
+	// Abs is the absolute path used to open the file.
+	Abs string
+	// Size is the size in bytes at walk time (from lstat).
+	Size int64
+}
+
+// Skip reports an entry that is not handed on as text.
+type Skip struct {
+	// Path is relative to the root, '/'-separated.
+	Path string
+	// Reason is one of the Reason* constants.
+	Reason string
+	// SizeBytes is the entry's size when known (0 otherwise).
+	SizeBytes int64
+	// Detail explains the reason for a human (link target, error, rule).
+	Detail string
+}
+
+func (o *Options) maxSize() int64 {
+	if o.MaxFileSize > 0 {
+		return o.MaxFileSize
+	}
+	return DefaultMaxFileSize
+}
+
+func (o *Options) workers() int {
+	if o.Workers > 0 {
+		return o.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Files lists the candidate files under o.Root in sorted path order,
+// without reading their content. Entries skipped on the way (too large by
+// stat, special files, symlinks, unreadable directories) go to skip, which
+// is called after the walk, from one goroutine, in path order; skip may be
+// nil. The error is non-nil only when the root itself cannot be walked or
+// ctx is cancelled.
+func Files(ctx context.Context, o Options, skip func(Skip)) ([]File, error) {
+	w, err := newWalker(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	w.run()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var files []File
+	var skips []Skip
+	var warns []warning
+	for _, r := range w.results {
+		files = append(files, r.files...)
+		skips = append(skips, r.skips...)
+		warns = append(warns, r.warns...)
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	emit(&o, skips, warns, skip)
+	return files, nil
+}
+
+type warning struct {
+	path string
+	msg  string
+}
+
+// emit delivers skips and warnings in a deterministic order.
+func emit(o *Options, skips []Skip, warns []warning, skip func(Skip)) {
+	sort.SliceStable(skips, func(i, j int) bool { return skips[i].Path < skips[j].Path })
+	sort.SliceStable(warns, func(i, j int) bool { return warns[i].path < warns[j].path })
+	if o.Warn != nil {
+		for _, w := range warns {
+			o.Warn("%s", w.msg)
+		}
+	}
+	if skip != nil {
+		for _, s := range skips {
+			skip(s)
+		}
+	}
+}
+
+// node carries the ignore lists that apply inside one directory, deepest
+// first within each tier.
+type node struct {
+	rtch, dot, git []*ignore.List
+	exclude        *ignore.List // .git/info/exclude of the enclosing repository
+}
+
+type job struct {
+	abs, rel string // rel is "" for the root
+	parent   *node
+}
+
+type result struct {
+	files []File
+	skips []Skip
+	warns []warning
+}
+
+type walker struct {
+	ctx      context.Context
+	o        *Options
+	root     string // absolute root as given
+	realRoot string // root with symlinks resolved, for escape checks
+	prefix   string // root relative to the matching root ("" when they coincide)
+	excludes *ignore.List
+	rootNode *node
+	rootRepo bool // the root itself holds .git
+	maxSize  int64
+	results  []*result
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []job
+	pending int // jobs queued or running
+}
+
+func newWalker(ctx context.Context, o *Options) (*walker, error) {
+	if o.Root == "" {
+		return nil, errors.New("walk: no root directory given")
+	}
+	root, err := filepath.Abs(o.Root)
+	if err != nil {
+		return nil, fmt.Errorf("walk: %w", err)
+	}
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("walk: %w", err)
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("walk: %s: not a directory", root)
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("walk: %w", err)
+	}
+	w := &walker{ctx: ctx, o: o, root: root, realRoot: real, maxSize: o.maxSize()}
+	w.cond = sync.NewCond(&w.mu)
+	w.rootNode = &node{}
+	if !o.NoIgnore {
+		w.loadAncestors()
+	}
+	if len(o.Excludes) > 0 {
+		w.excludes = ignore.Parse([]byte(strings.Join(o.Excludes, "\n")), w.prefix, "exclude option")
+	}
+	return w, nil
+}
+
+// loadAncestors finds the enclosing git work tree when the root lies
+// inside one below its top, and loads the ignore files of the directories
+// between that top and the root, so that a zone root in a subdirectory
+// sees the same rules git does.
+func (w *walker) loadAncestors() {
+	if hasGit(w.root) {
+		w.rootRepo = true
+		return
+	}
+	var chain []string
+	top := ""
+	for d := filepath.Dir(w.root); ; d = filepath.Dir(d) {
+		chain = append(chain, d)
+		if hasGit(d) {
+			top = d
+			break
+		}
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	if top == "" {
+		return
+	}
+	rel, err := filepath.Rel(top, w.root)
+	if err != nil {
+		return
+	}
+	w.prefix = filepath.ToSlash(rel)
+	n := &node{exclude: w.infoExclude(top)}
+	for i := len(chain) - 1; i >= 0; i-- {
+		d := chain[i]
+		base := ""
+		if d != top {
+			r, _ := filepath.Rel(top, d)
+			base = filepath.ToSlash(r)
+		}
+		n = w.extend(n, d, base, false, presentIgnoreFiles(d))
+	}
+	w.rootNode = n
+}
+
+func hasGit(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
+func presentIgnoreFiles(dir string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range []string{".gitignore", ".ignore", ".rtchignore"} {
+		if st, err := os.Stat(filepath.Join(dir, n)); err == nil && st.Mode().IsRegular() {
+			m[n] = true
+		}
+	}
+	return m
+}
+
+// infoExclude loads .git/info/exclude for the repository whose work tree
+// is dir, following a "gitdir:" file (worktrees, submodules) and its
+// commondir.
+func (w *walker) infoExclude(dir string) *ignore.List {
+	gitdir := filepath.Join(dir, ".git")
+	if st, err := os.Stat(gitdir); err == nil && !st.IsDir() {
+		b, err := os.ReadFile(gitdir)
+		if err != nil {
+			return nil
+		}
+		line := strings.TrimSpace(string(b))
+		if !strings.HasPrefix(line, "gitdir:") {
+			return nil
+		}
+		g := strings.TrimSpace(strings.TrimPrefix(line, "gitdir:"))
+		if !filepath.IsAbs(g) {
+			g = filepath.Join(dir, g)
+		}
+		gitdir = g
+		if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+			cd := strings.TrimSpace(string(c))
+			if !filepath.IsAbs(cd) {
+				cd = filepath.Join(gitdir, cd)
+			}
+			gitdir = cd
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(gitdir, "info", "exclude"))
+	if err != nil {
+		return nil
+	}
+	base := w.matchRel(dir)
+	return ignore.Parse(b, base, filepath.ToSlash(filepath.Join(".git", "info", "exclude")))
+}
+
+// matchRel returns the path of an absolute directory relative to the
+// matching root (the enclosing git top, or the walk root).
+func (w *walker) matchRel(abs string) string {
+	rel, err := filepath.Rel(w.root, abs)
+	if err != nil || rel == "." {
+		return w.prefix
+	}
+	return joinRel(w.prefix, filepath.ToSlash(rel))
+}
+
+func joinRel(a, b string) string {
+	if a == "" {
+		return b
+	}
+	if b == "" {
+		return a
+	}
+	return a + "/" + b
+}
+
+// extend builds the node of directory dir (base: its path relative to the
+// matching root) from its parent's, loading the ignore files it holds.
+// repo marks a directory holding its own .git: git rules from above stop
+// there, as they do for git and ripgrep.
+func (w *walker) extend(parent *node, dir, base string, repo bool, present map[string]bool) *node {
+	n := *parent
+	if repo {
+		n.git = nil
+		n.exclude = w.infoExclude(dir)
+	}
+	load := func(name string, tier []*ignore.List) []*ignore.List {
+		if !present[name] {
+			return tier
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			w.warnf(nil, joinRel(base, name), "cannot read %s: %v", filepath.Join(dir, name), err)
+			return tier
+		}
+		l := ignore.Parse(b, base, joinRel(base, name))
+		if len(l.Patterns) == 0 {
+			return tier
+		}
+		out := make([]*ignore.List, 0, len(tier)+1)
+		out = append(out, l)
+		return append(out, tier...)
+	}
+	n.git = load(".gitignore", n.git)
+	n.dot = load(".ignore", n.dot)
+	n.rtch = load(".rtchignore", n.rtch)
+	return &n
+}
+
+// match decides whether path (relative to the matching root) is ignored.
+// Tiers in order of precedence: the Excludes option, .rtchignore, .ignore,
+// then git's rules (.gitignore deepest first, then info/exclude). Within
+// a tier the deepest file that matches decides; within a file, the last
+// matching line. whitelisted reports a decisive '!' match.
+func (w *walker) match(n *node, path string, isDir bool) (ignored, whitelisted bool, why string) {
+	if p := w.excludes.Match(path, isDir); p != nil {
+		return verdict(w.excludes, p)
+	}
+	for _, tier := range [][]*ignore.List{n.rtch, n.dot, n.git} {
+		for _, l := range tier {
+			if p := l.Match(path, isDir); p != nil {
+				return verdict(l, p)
+			}
+		}
+	}
+	if p := n.exclude.Match(path, isDir); p != nil {
+		return verdict(n.exclude, p)
+	}
+	return false, false, ""
+}
+
+func verdict(l *ignore.List, p *ignore.Pattern) (bool, bool, string) {
+	return !p.Negate, p.Negate, fmt.Sprintf("%s:%d: %s", l.Source, p.Line, p.Text)
+}
+
+func (w *walker) warnf(r *result, path, format string, args ...any) {
+	wr := warning{path: path, msg: fmt.Sprintf(format, args...)}
+	if r == nil {
+		w.mu.Lock()
+		if len(w.results) == 0 {
+			w.results = append(w.results, &result{})
+		}
+		w.results[0].warns = append(w.results[0].warns, wr)
+		w.mu.Unlock()
+		return
+	}
+	r.warns = append(r.warns, wr)
+}
+
+func (w *walker) run() {
+	n := w.o.workers()
+	w.queue = append(w.queue, job{abs: w.root, rel: "", parent: w.rootNode})
+	w.pending = 1
+	var wg sync.WaitGroup
+	rs := make([]*result, n)
+	for i := range n {
+		rs[i] = &result{}
+		wg.Add(1)
+		go func(r *result) {
+			defer wg.Done()
+			for {
+				j, ok := w.pop()
+				if !ok {
+					return
+				}
+				if w.ctx.Err() == nil {
+					w.dir(j, r)
+				}
+				w.done()
+			}
+		}(rs[i])
+	}
+	wg.Wait()
+	w.results = append(w.results, rs...)
+}
+
+func (w *walker) push(j job) {
+	w.mu.Lock()
+	w.queue = append(w.queue, j)
+	w.pending++
+	w.mu.Unlock()
+	w.cond.Signal()
+}
+
+func (w *walker) pop() (job, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.queue) == 0 {
+		if w.pending == 0 {
+			return job{}, false
+		}
+		w.cond.Wait()
+	}
+	j := w.queue[len(w.queue)-1]
+	w.queue = w.queue[:len(w.queue)-1]
+	return j, true
+}
+
+func (w *walker) done() {
+	w.mu.Lock()
+	w.pending--
+	last := w.pending == 0
+	w.mu.Unlock()
+	if last {
+		w.cond.Broadcast()
+	}
+}
+
+// dir lists one directory and classifies its entries.
+func (w *walker) dir(j job, r *result) {
+	f, err := os.Open(j.abs)
+	if err != nil {
+		w.unreadable(r, j.rel, err)
+		return
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		// Keep what was listed; report the failure.
+		w.unreadable(r, j.rel, err)
+	}
+	n := j.parent
+	if !w.o.NoIgnore {
+		present := map[string]bool{}
+		repo := false
+		for _, e := range entries {
+			switch name := e.Name(); name {
+			case ".gitignore", ".ignore", ".rtchignore":
+				present[name] = e.Type().IsRegular()
+			case ".git":
+				repo = true
+			}
+		}
+		if j.rel == "" {
+			repo = w.rootRepo
+		}
+		if repo || len(present) > 0 {
+			n = w.extend(n, j.abs, joinRel(w.prefix, j.rel), repo, present)
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == ".git" {
+			continue
+		}
+		rel := joinRel(j.rel, name)
+		abs := j.abs + string(os.PathSeparator) + name
+		typ := e.Type()
+		isDir := typ.IsDir()
+		ignored, whitelisted := false, false
+		why := ""
+		if w.excludes != nil || n.git != nil || n.dot != nil || n.rtch != nil || n.exclude != nil {
+			ignored, whitelisted, why = w.match(n, joinRel(w.prefix, rel), isDir)
+		}
+		if !ignored && !whitelisted && !w.o.Hidden && name[0] == '.' {
+			ignored, why = true, "hidden"
+		}
+		if ignored {
+			if w.o.ReportIgnored {
+				r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonIgnored, Detail: why})
+			}
+			continue
+		}
+		switch {
+		case isDir:
+			w.push(job{abs: abs, rel: rel, parent: n})
+		case typ&fs.ModeSymlink != 0:
+			w.symlink(r, abs, rel)
+		case typ.IsRegular():
+			info, err := e.Info()
+			if err != nil {
+				w.unreadable(r, rel, err)
+				continue
+			}
+			if !info.Mode().IsRegular() {
+				r.skips = append(r.skips, special(rel, info.Mode()))
+				continue
+			}
+			if size := info.Size(); size > w.maxSize {
+				r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonTooLarge, SizeBytes: size,
+					Detail: fmt.Sprintf("%d bytes over the %d-byte cap; not read", size, w.maxSize)})
+				continue
+			}
+			r.files = append(r.files, File{Path: rel, Abs: abs, Size: info.Size()})
+		default:
+			r.skips = append(r.skips, special(rel, typ))
+		}
+	}
+}
+
+func special(rel string, m fs.FileMode) Skip {
+	kind := "special file"
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		kind = "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		kind = "socket"
+	case m&fs.ModeCharDevice != 0:
+		kind = "character device"
+	case m&fs.ModeDevice != 0:
+		kind = "block device"
+	case m.IsDir():
+		kind = "directory"
+	}
+	return Skip{Path: rel, Reason: ReasonSpecial, Detail: kind + "; never opened"}
+}
+
+func (w *walker) unreadable(r *result, rel string, err error) {
+	shown := rel
+	if shown == "" {
+		shown = "."
+	}
+	msg := errText(err)
+	r.skips = append(r.skips, Skip{Path: shown, Reason: ReasonUnreadable, Detail: msg})
+	w.warnf(r, shown, "%s: unreadable, skipped: %s", quote(shown), msg)
+}
+
+// errText is the error without the path os already put into it.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	return err.Error()
+}
+
+// quote shows a path safely in a one-line diagnostic: names with control
+// characters, quotes or invalid UTF-8 are Go-quoted.
+func quote(p string) string {
+	for _, c := range p {
+		if c < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == 0xfffd {
+			return fmt.Sprintf("%q", p)
+		}
+	}
+	return p
+}
+
+// symlink classifies a symlink without following it for reading. stat
+// resolves the link (a stat never opens the target, so a FIFO or
+// /dev/zero behind it is harmless) to tell dangling links and cycles
+// apart; EvalSymlinks gives the resolved path for the containment check.
+func (w *walker) symlink(r *result, abs, rel string) {
+	target, err := os.Readlink(abs)
+	if err != nil {
+		w.unreadable(r, rel, err)
+		return
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonDanglingSymlink, Detail: "-> " + target})
+			w.warnf(r, rel, "%s: dangling symlink to %s, skipped", quote(rel), quote(target))
+		case errors.Is(err, syscall.ELOOP):
+			r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonSymlinkLoop, Detail: "-> " + target + ": " + errText(err)})
+			w.warnf(r, rel, "%s: symlink loop via %s, skipped", quote(rel), quote(target))
+		default:
+			w.unreadable(r, rel, err)
+		}
+		return
+	}
+	resolved, err := filepath.EvalSymlinks(abs)
+	if err != nil || !within(w.realRoot, resolved) {
+		r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonSymlinkEscape, SizeBytes: 0,
+			Detail: "-> " + target + " (outside the root; never followed)"})
+		w.warnf(r, rel, "%s: symlink to %s leads outside the root, skipped", quote(rel), quote(target))
+		return
+	}
+	if st.IsDir() {
+		parent := filepath.Join(w.realRoot, filepath.FromSlash(filepath.Dir(filepath.FromSlash(rel))))
+		if within(resolved, parent) {
+			r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonSymlinkLoop,
+				Detail: "-> " + target + " (an ancestor directory; file system loop)"})
+			w.warnf(r, rel, "%s: symlink to ancestor directory %s (file system loop), skipped", quote(rel), quote(target))
+			return
+		}
+	}
+	var size int64
+	if st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonSymlink, SizeBytes: size,
+		Detail: "-> " + target + " (inside the root; not followed, the target is walked under its own path)"})
+}
+
+// within reports whether path equals dir or lies below it.
+func within(dir, path string) bool {
+	if path == dir {
+		return true
+	}
+	if dir == string(os.PathSeparator) {
+		return strings.HasPrefix(path, dir)
+	}
+	return strings.HasPrefix(path, dir+string(os.PathSeparator))
+}

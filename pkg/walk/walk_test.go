@@ -1,0 +1,108 @@
+package walk
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// writeTree creates files (path -> content) under dir; a path ending in
+// '/' creates an empty directory.
+func writeTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for p, c := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if strings.HasSuffix(p, "/") {
+			if err := os.MkdirAll(full, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func paths(fs []File) []string {
+	out := []string{}
+	for _, f := range fs {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+func collect(t *testing.T, o Options) ([]string, []Skip) {
+	t.Helper()
+	var skips []Skip
+	fs, err := Files(context.Background(), o, func(s Skip) { skips = append(skips, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths(fs), skips
+}
+
+func TestFilesBasic(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"a.go":               "package a\n",
+		"b/c.txt":            "c\n",
+		"b/d/e.md":           "# e\n",
+		".hidden/x":          "x\n",
+		".dotfile":           "x\n",
+		"build/out.o":        "o\n",
+		"logs/keep.log":      "k\n",
+		"logs/drop.log":      "d\n",
+		".gitignore":         "build/\n*.log\n!keep.log\n",
+		"b/.ignore":          "e.md\n",
+		"b/d/.rtchignore":    "!e.md\n",
+		"sub/.gitignore":     "/only-here\n",
+		"sub/only-here":      "x\n",
+		"sub/deep/only-here": "kept: anchored to sub/\n",
+		"empty/":             "",
+	})
+	got, _ := collect(t, Options{Root: dir})
+	want := []string{"a.go", "b/c.txt", "b/d/e.md", "logs/keep.log", "sub/deep/only-here"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Files = %q\nwant %q", got, want)
+	}
+
+	got, _ = collect(t, Options{Root: dir, NoIgnore: true, Hidden: true})
+	want = []string{".dotfile", ".gitignore", ".hidden/x", "a.go", "b/.ignore", "b/c.txt", "b/d/.rtchignore", "b/d/e.md",
+		"build/out.o", "logs/drop.log", "logs/keep.log", "sub/.gitignore", "sub/deep/only-here", "sub/only-here"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Files(NoIgnore, Hidden) = %q\nwant %q", got, want)
+	}
+
+	// Excludes beat every ignore file, and apply with NoIgnore too.
+	got, _ = collect(t, Options{Root: dir, NoIgnore: true, Excludes: []string{"/b/", "*.log", "sub"}})
+	want = []string{"a.go", "build/out.o"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Files(Excludes) = %q\nwant %q", got, want)
+	}
+}
+
+func TestFilesReportIgnored(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".gitignore":  "build/\n",
+		"build/a/b.o": "",
+		"ok.go":       "",
+		".env":        "",
+	})
+	_, skips := collect(t, Options{Root: dir, ReportIgnored: true})
+	var got []string
+	for _, s := range skips {
+		got = append(got, s.Path+" "+s.Reason+" "+s.Detail)
+	}
+	want := []string{".env ignored hidden", ".gitignore ignored hidden", "build ignored .gitignore:1: build/"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("skips = %q\nwant %q", got, want)
+	}
+}
