@@ -1,0 +1,199 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/record"
+)
+
+// echoTool passes the stream through and emits one record per --emit value; it
+// fails with --fail after emitting.
+func echoTool() *Tool {
+	var emit Strings
+	var fail string
+	var code int
+	return &Tool{
+		Name:    "rtch-echo",
+		Summary: "test tool",
+		Usage:   "rtch-echo [flags] < stream",
+		Example: "rtch-intake --goal x | rtch-echo",
+		Stdin:   StreamIn,
+		Flags: func(fs *flag.FlagSet) {
+			fs.Var(&emit, "emit", "emit a record with this `NAME`")
+			fs.StringVar(&fail, "fail", "", "fail with this message")
+			fs.IntVar(&code, "code", 0, "end with this exit code after a complete stream")
+		},
+		Run: func(ctx context.Context, env *Env) error {
+			if err := env.Each(nil); err != nil {
+				return err
+			}
+			for _, n := range emit {
+				if err := env.Out.Emit(struct {
+					record.Envelope
+					Name string `json:"name"`
+				}{record.Env("test.echo", 1, n), n}); err != nil {
+					return err
+				}
+			}
+			if fail != "" {
+				return errors.New(fail)
+			}
+			if code != 0 {
+				return Code(code, errors.New("gate says so"))
+			}
+			return nil
+		},
+	}
+}
+
+func run(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), echoTool(), args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	code, out, _ := run(t, "", "--help")
+	if code != 0 || !strings.Contains(out, "usage: rtch-echo") || !strings.Contains(out, "130  interrupted") || !strings.Contains(out, "rtch-intake --goal x | rtch-echo") || !strings.Contains(out, "--emit NAME") {
+		t.Fatalf("help: %d\n%s", code, out)
+	}
+	code, out, _ = run(t, "", "-h")
+	if code != 0 || !strings.HasPrefix(out, "rtch-echo — test tool") {
+		t.Fatalf("-h: %d %q", code, out)
+	}
+	code, out, _ = run(t, "", "--version")
+	if code != 0 || !strings.HasPrefix(out, "rtch-echo ") {
+		t.Fatalf("version: %d %q", code, out)
+	}
+}
+
+func TestBadFlagIsUsage(t *testing.T) {
+	code, out, errs := run(t, "", "--nope")
+	if code != ExitUsage || out != "" || !strings.Contains(errs, "rtch-echo: error: flag provided but not defined: -nope") || !strings.Contains(errs, "rtch-echo: hint: run 'rtch-echo --help'") {
+		t.Fatalf("%d %q %q", code, out, errs)
+	}
+}
+
+func TestPassThroughThenEmit(t *testing.T) {
+	in := "{\"b\":1,\"kind\":\"up\",\"n\":12345678901234567890}\n"
+	code, out, errs := run(t, in, "--emit", "a")
+	if code != 0 || errs != "" {
+		t.Fatalf("%d %q", code, errs)
+	}
+	want := in + `{"kind":"test.echo","v":1,"id":"` + record.ID("test.echo", "a") + `","name":"a"}` + "\n"
+	if out != want {
+		t.Fatalf("got %q", out)
+	}
+}
+
+func TestMalformedLineFails(t *testing.T) {
+	code, _, errs := run(t, "{\"kind\":\"a\"}\nnope\n")
+	if code != ExitFailed || !strings.Contains(errs, "rtch-echo: error: stdin:2: malformed record") {
+		t.Fatalf("%d %q", code, errs)
+	}
+}
+
+func TestJQFilter(t *testing.T) {
+	code, out, _ := run(t, "{\"kind\":\"up\"}\n", "--emit", "a", "--emit", "b", "--jq", `.name == "b"`)
+	if code != 0 || strings.Count(out, "\n") != 2 || !strings.Contains(out, `"name":"b"`) || strings.Contains(out, `"name":"a"`) {
+		t.Fatalf("%d %q", code, out)
+	}
+	code, _, errs := run(t, "", "--jq", ".[")
+	if code != ExitUsage || !strings.Contains(errs, "--jq") {
+		t.Fatalf("bad jq: %d %q", code, errs)
+	}
+}
+
+func TestOutputAtomic(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.ndjson")
+	code, stdout, _ := run(t, "", "--emit", "a", "-o", out)
+	if code != 0 || stdout != "" {
+		t.Fatalf("%d %q", code, stdout)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), `"name":"a"`) {
+		t.Fatalf("%v %q", err, b)
+	}
+	// A failure leaves the old file and no temp file behind.
+	code, _, _ = run(t, "", "--emit", "b", "--fail", "boom", "-o", out)
+	if code != ExitFailed {
+		t.Fatalf("code %d", code)
+	}
+	b2, _ := os.ReadFile(out)
+	if !bytes.Equal(b, b2) {
+		t.Fatal("failed run replaced the output")
+	}
+	fresh := filepath.Join(dir, "fresh.ndjson")
+	run(t, "", "--emit", "b", "--fail", "boom", "-o", fresh)
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Fatal("failed run created the output")
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Fatalf("stray files: %v", ents)
+	}
+	// A complete stream with a gate code still commits the file.
+	gated := filepath.Join(dir, "gated.ndjson")
+	code, _, errs := run(t, "", "--emit", "c", "--code", "3", "-o", gated)
+	if code != 3 || !strings.Contains(errs, "gate says so") {
+		t.Fatalf("%d %q", code, errs)
+	}
+	if _, err := os.Stat(gated); err != nil {
+		t.Fatal("complete stream with gate code not written")
+	}
+}
+
+func TestRefuseInputAsOutput(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "in.ndjson")
+	if err := os.WriteFile(p, []byte("{\"kind\":\"a\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.Open(p)
+	defer f.Close()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), echoTool(), []string{"-o", p}, f, &out, &errb)
+	if code != ExitUsage || !strings.Contains(errb.String(), "refusing to overwrite an input") {
+		t.Fatalf("%d %q", code, errb.String())
+	}
+	b, _ := os.ReadFile(p)
+	if string(b) != "{\"kind\":\"a\"}\n" {
+		t.Fatal("input changed")
+	}
+}
+
+func TestInterruptedIs130(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	tool := echoTool()
+	tool.Run = func(ctx context.Context, env *Env) error { return ctx.Err() }
+	var out, errb bytes.Buffer
+	if code := Run(ctx, tool, nil, strings.NewReader(""), &out, &errb); code != ExitInterrupted {
+		t.Fatalf("code %d", code)
+	}
+}
+
+func TestConfigUnknownKey(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "c.toml")
+	os.WriteFile(p, []byte("[walk]\nmax_file_size = 10\nbogus = 1\n"), 0o644)
+	tool := echoTool()
+	tool.Run = func(ctx context.Context, env *Env) error {
+		_, _, err := env.LoadConfig(dir)
+		return err
+	}
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), tool, []string{"--config", p}, strings.NewReader(""), &out, &errb)
+	if code != ExitUsage || !strings.Contains(errb.String(), "c.toml: unknown key walk.bogus") {
+		t.Fatalf("%d %q", code, errb.String())
+	}
+}
