@@ -1,0 +1,202 @@
+// Package guildconfig is the model and loader of .guild/config.toml, the
+// guild tools' configuration (SPEC §10). Every key is optional and has the
+// default documented on its field; an unknown key is an error naming the key
+// and the file, so a misspelt threshold fails loudly instead of silently
+// falling back to a default.
+package guildconfig
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// RelPath is where the file lives under a project root.
+const RelPath = ".guild/config.toml"
+
+// Defaults.
+const (
+	DefaultRecallScoreThreshold = 0.4
+	DefaultRecallBeforeRead     = true
+	DefaultImportanceGate       = 3
+	DefaultWikiFileThreshold    = 500
+	DefaultChunkTokens          = 600
+	DefaultGraphTokens          = 1200
+	DefaultGraphDepth           = 2
+	DefaultStructuralDepth      = 3
+	DefaultMaxPageBytes         = 1 << 20
+)
+
+// Config is the whole file. Pointer fields distinguish "not set" from a
+// zero value (recallBeforeRead = false must be honoured).
+type Config struct {
+	// Models holds the recall policy keys.
+	Models Models `toml:"models"`
+	// Index configures the wiki search mechanism.
+	Index Index `toml:"index"`
+	// Caps bounds what one recall may return.
+	Caps Caps `toml:"caps"`
+}
+
+// Models holds the recall-before-read policy.
+type Models struct {
+	// RecallScoreThreshold is the topScore at or above which recall may
+	// replace a full read (default 0.4).
+	RecallScoreThreshold *float64 `toml:"recallScoreThreshold"`
+	// RecallBeforeRead turns the read-skip rule on or off (default true).
+	RecallBeforeRead *bool `toml:"recallBeforeRead"`
+	// ImportanceGate is the minimum page importance (1–5) of routine recall
+	// (default 3; pages without importance count as 3).
+	ImportanceGate *int `toml:"importanceGate"`
+}
+
+// Index configures the wiki mechanism switch.
+type Index struct {
+	// WikiFileThreshold is the page count from which the SQLite FTS5 index
+	// is used instead of in-memory BM25 (default 500).
+	WikiFileThreshold *int `toml:"wiki_file_threshold"`
+}
+
+// Caps bounds the work and the output of one recall.
+type Caps struct {
+	// ChunkTokens caps one chunk's text before wrapping (default 600).
+	ChunkTokens *int `toml:"chunk_tokens"`
+	// GraphTokens caps all graph chunks of one recall together (default 1200).
+	GraphTokens *int `toml:"graph_tokens"`
+	// GraphDepth bounds the token-scored graph traversal (default 2 hops).
+	GraphDepth *int `toml:"graph_depth"`
+	// StructuralDepth bounds callers/impact/imports traversals (default 3).
+	StructuralDepth *int `toml:"structural_depth"`
+	// MaxPageBytes skips larger wiki files (default 1 MiB).
+	MaxPageBytes *int64 `toml:"max_page_bytes"`
+}
+
+// Settings are the resolved values, defaults applied.
+type Settings struct {
+	RecallScoreThreshold float64
+	RecallBeforeRead     bool
+	ImportanceGate       int
+	WikiFileThreshold    int
+	ChunkTokens          int
+	GraphTokens          int
+	GraphDepth           int
+	StructuralDepth      int
+	MaxPageBytes         int64
+}
+
+// Defaults returns the settings of an absent file.
+func Defaults() Settings { return (&Config{}).Settings() }
+
+// Settings applies the defaults to unset keys.
+func (c *Config) Settings() Settings {
+	s := Settings{
+		RecallScoreThreshold: DefaultRecallScoreThreshold,
+		RecallBeforeRead:     DefaultRecallBeforeRead,
+		ImportanceGate:       DefaultImportanceGate,
+		WikiFileThreshold:    DefaultWikiFileThreshold,
+		ChunkTokens:          DefaultChunkTokens,
+		GraphTokens:          DefaultGraphTokens,
+		GraphDepth:           DefaultGraphDepth,
+		StructuralDepth:      DefaultStructuralDepth,
+		MaxPageBytes:         DefaultMaxPageBytes,
+	}
+	set(&s.RecallScoreThreshold, c.Models.RecallScoreThreshold)
+	set(&s.RecallBeforeRead, c.Models.RecallBeforeRead)
+	set(&s.ImportanceGate, c.Models.ImportanceGate)
+	set(&s.WikiFileThreshold, c.Index.WikiFileThreshold)
+	set(&s.ChunkTokens, c.Caps.ChunkTokens)
+	set(&s.GraphTokens, c.Caps.GraphTokens)
+	set(&s.GraphDepth, c.Caps.GraphDepth)
+	set(&s.StructuralDepth, c.Caps.StructuralDepth)
+	set(&s.MaxPageBytes, c.Caps.MaxPageBytes)
+	return s
+}
+
+func set[T any](dst *T, v *T) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+// Error is a configuration problem in a named file.
+type Error struct {
+	// File is the configuration file.
+	File string
+	// Msg says what is wrong, with the line when known.
+	Msg string
+}
+
+func (e *Error) Error() string { return e.File + ": " + e.Msg }
+
+// Load reads explicit if given, else root/.guild/config.toml when it exists;
+// a missing default file is not an error. It returns the path read ("" when
+// none).
+func Load(explicit, root string) (*Config, string, error) {
+	path := explicit
+	if path == "" {
+		path = filepath.Join(root, filepath.FromSlash(RelPath))
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return &Config{}, "", nil
+		}
+	}
+	c, err := LoadFile(path)
+	return c, path, err
+}
+
+// LoadFile decodes one file strictly and validates the ranges.
+func LoadFile(path string) (*Config, error) {
+	var c Config
+	md, err := toml.DecodeFile(path, &c)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, &Error{path, fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, &Error{path, "no such file"}
+		}
+		return nil, &Error{path, err.Error()}
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		keys := make([]string, len(und))
+		for i, k := range und {
+			keys[i] = k.String()
+		}
+		sort.Strings(keys)
+		return nil, &Error{path, "unknown key " + strings.Join(keys, ", unknown key ")}
+	}
+	if err := c.validate(); err != nil {
+		return nil, &Error{path, err.Error()}
+	}
+	return &c, nil
+}
+
+func (c *Config) validate() error {
+	if v := c.Models.RecallScoreThreshold; v != nil && (*v < 0 || *v > 1) {
+		return fmt.Errorf("models.recallScoreThreshold %v is outside [0,1]", *v)
+	}
+	if v := c.Models.ImportanceGate; v != nil && (*v < 0 || *v > 5) {
+		return fmt.Errorf("models.importanceGate %d is outside 0..5", *v)
+	}
+	for name, v := range map[string]*int{
+		"index.wiki_file_threshold": c.Index.WikiFileThreshold,
+		"caps.chunk_tokens":         c.Caps.ChunkTokens,
+		"caps.graph_tokens":         c.Caps.GraphTokens,
+		"caps.graph_depth":          c.Caps.GraphDepth,
+		"caps.structural_depth":     c.Caps.StructuralDepth,
+	} {
+		if v != nil && *v < 0 {
+			return fmt.Errorf("%s %d is negative", name, *v)
+		}
+	}
+	if v := c.Caps.MaxPageBytes; v != nil && *v <= 0 {
+		return fmt.Errorf("caps.max_page_bytes %d must be positive", *v)
+	}
+	return nil
+}

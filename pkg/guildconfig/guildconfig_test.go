@@ -1,0 +1,58 @@
+package guildconfig
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, s string) string {
+	t.Helper()
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".guild"), 0o755)
+	if err := os.WriteFile(filepath.Join(root, RelPath), []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestDefaultsWhenAbsent(t *testing.T) {
+	c, path, err := Load("", t.TempDir())
+	if err != nil || path != "" {
+		t.Fatal(err, path)
+	}
+	s := c.Settings()
+	if s.RecallScoreThreshold != 0.4 || !s.RecallBeforeRead || s.ImportanceGate != 3 || s.WikiFileThreshold != 500 || s.GraphTokens != 1200 {
+		t.Fatalf("%+v", s)
+	}
+}
+
+func TestValuesAndFalse(t *testing.T) {
+	root := write(t, "[models]\nrecallScoreThreshold = 0.7\nrecallBeforeRead = false\nimportanceGate = 0\n[index]\nwiki_file_threshold = 2\n[caps]\ngraph_tokens = 300\n")
+	c, _, err := Load("", root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.Settings()
+	if s.RecallScoreThreshold != 0.7 || s.RecallBeforeRead || s.ImportanceGate != 0 || s.WikiFileThreshold != 2 || s.GraphTokens != 300 {
+		t.Fatalf("%+v", s)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		"[models]\nrecallScoreTreshold = 0.5\n": "config.toml: unknown key models.recallScoreTreshold",
+		"[models]\nimportanceGate = 9\n":        "importanceGate 9 is outside",
+		"[models\n":                             "config.toml: line 2:",
+		"[models]\nrecallBeforeRead = 1\n":      "config.toml",
+	} {
+		_, _, err := Load("", write(t, src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err %v, want %q", src, err, want)
+		}
+	}
+	if _, _, err := Load(filepath.Join(t.TempDir(), "nope.toml"), ""); err == nil || !strings.Contains(err.Error(), "no such file") {
+		t.Errorf("missing explicit file: %v", err)
+	}
+}
