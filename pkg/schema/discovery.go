@@ -137,8 +137,11 @@ type Probe struct {
 
 // ProbeCost is the size of a probe's target set.
 type ProbeCost struct {
-	Files int   `json:"files"`
-	Lines int   `json:"lines"`
+	// Files is the number of files in the target set.
+	Files int `json:"files"`
+	// Lines is their total line count.
+	Lines int `json:"lines"`
+	// Bytes is their total size.
 	Bytes int64 `json:"bytes"`
 }
 

@@ -38,9 +38,12 @@ type BundleReceipt struct {
 	record.Envelope
 	// BundlePath is where the bundle was written, relative to the project root.
 	BundlePath string `json:"bundle_path"`
+	// Specialist is the lane owner the bundle is for.
 	Specialist string `json:"specialist"`
-	TaskID     string `json:"task_id"`
-	RunID      string `json:"run_id"`
+	// TaskID is the lane's task id.
+	TaskID string `json:"task_id"`
+	// RunID is the run the bundle belongs to.
+	RunID string `json:"run_id"`
 	// TokenEstimate is ceil(chars/4) of the whole bundle.
 	TokenEstimate int `json:"token_estimate"`
 	// LayersIncluded maps each layer and sub-source to its token estimate.

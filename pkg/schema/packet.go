@@ -49,62 +49,88 @@ type Packet struct {
 
 // ZoneDescriptor is the packet's view of rtch.zone.
 type ZoneDescriptor struct {
-	ZoneRoot   string       `json:"zone_root"`
-	DecidedBy  string       `json:"decided_by"`
-	Rungs      []Rung       `json:"rungs"`
-	TruthFiles []string     `json:"truth_files"`
-	Manifests  []string     `json:"manifests"`
-	Git        *GitSnapshot `json:"git"`
+	// ZoneRoot is the absolute zone root.
+	ZoneRoot string `json:"zone_root"`
+	// DecidedBy names the rule that chose the root.
+	DecidedBy string `json:"decided_by"`
+	// Rungs are the rung markers between root and target dir.
+	Rungs []Rung `json:"rungs"`
+	// TruthFiles are the truth files at the root.
+	TruthFiles []string `json:"truth_files"`
+	// Manifests are the manifests and registries at the root.
+	Manifests []string `json:"manifests"`
+	// Git is the git snapshot, null outside git.
+	Git *GitSnapshot `json:"git"`
 }
 
 // PacketBasket summarises the candidate basket.
 type PacketBasket struct {
 	// BasketID and TermCount come from rtch.basket.
-	BasketID  string `json:"basket_id"`
-	TermCount int    `json:"term_count"`
+	BasketID string `json:"basket_id"`
+	// TermCount is the number of candidates.
+	TermCount int `json:"term_count"`
 	// Terms are the candidates in basket order.
 	Terms []PacketTerm `json:"terms"`
 }
 
 // PacketTerm is a candidate as the packet shows it.
 type PacketTerm struct {
-	Term   string `json:"term"`
+	// Term is the candidate term.
+	Term string `json:"term"`
+	// Origin is the candidate's origin.
 	Origin string `json:"origin"`
-	Use    string `json:"use"`
+	// Use is the candidate's use.
+	Use string `json:"use"`
 }
 
 // ProbePlan is the packet's probe plan.
 type ProbePlan struct {
-	Probes               []Probe `json:"probes"`
-	ProbesExecuted       int     `json:"probes_executed"`
-	ProbeBudgetRemaining int     `json:"probe_budget_remaining"`
+	// Probes are the plan's probes in order.
+	Probes []Probe `json:"probes"`
+	// ProbesExecuted counts probes with status executed.
+	ProbesExecuted int `json:"probes_executed"`
+	// ProbeBudgetRemaining is the fanout's probe budget minus the probes planned.
+	ProbeBudgetRemaining int `json:"probe_budget_remaining"`
 }
 
 // SelectedSurface is one ranked file in the packet.
 type SelectedSurface struct {
-	Path        string   `json:"path"`
-	Rank        int      `json:"rank"`
-	Score       float64  `json:"score"`
+	// Path of the surface.
+	Path string `json:"path"`
+	// Rank is 1-based.
+	Rank int `json:"rank"`
+	// Score is the evidence score (higher is better).
+	Score float64 `json:"score"`
+	// WhySelected explains the rank in a few phrases.
 	WhySelected []string `json:"why_selected"`
-	ChunkIDs    []string `json:"chunk_ids"`
+	// ChunkIDs are the hydrated chunks of this surface.
+	ChunkIDs []string `json:"chunk_ids"`
 }
 
 // Caution is one caution_map entry.
 type Caution struct {
+	// Path of the flagged surface.
 	Path string `json:"path"`
+	// Flag is the finding, e.g. "injection:override_phrase" or "caution_hit".
 	Flag string `json:"flag"`
+	// Note explains it for a person.
 	Note string `json:"note"`
 }
 
 // EffectiveRecordProjection carries the gate into the packet.
 type EffectiveRecordProjection struct {
-	Status           string            `json:"status"`
+	// Status is the gate status: safe, corrected or blocked.
+	Status string `json:"status"`
+	// EffectiveRecords are the corrected records' effective views.
 	EffectiveRecords []EffectiveRecord `json:"effective_records"`
-	Unresolved       []Unresolved      `json:"unresolved"`
+	// Unresolved lists what blocks the gate.
+	Unresolved []Unresolved `json:"unresolved"`
 }
 
 // PacketBudget is the token accounting of the packet.
 type PacketBudget struct {
+	// EstTokens is the sum of the chunks' est_tokens.
 	EstTokens int `json:"est_tokens"`
-	Cap       int `json:"cap"`
+	// Cap is the token budget of the lane.
+	Cap int `json:"cap"`
 }
