@@ -19,6 +19,7 @@ const (
 	KindSkip      = "rtch.skip"
 	KindPacket    = "rtch.packet"
 	KindRehydrate = "rtch.rehydrate"
+	KindHandoff   = "rtch.handoff"
 
 	KindRecall        = "guild.recall"
 	KindBundleReceipt = "guild.bundle_receipt"

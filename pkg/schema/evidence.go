@@ -42,6 +42,11 @@ type Chunk struct {
 	Flags []string `json:"flags"`
 	// Rank is the surface's rank the chunk belongs to.
 	Rank int `json:"rank"`
+	// ProbeID is the probe whose hit anchored the chunk ("" for a re-entry).
+	ProbeID string `json:"probe_id,omitempty"`
+	// BaseReEntryCommand, on an effective_record_view chunk, re-reads the raw
+	// (uncorrected) base row; NextReEntryCommand then re-derives the effective view.
+	BaseReEntryCommand string `json:"base_re_entry_command,omitempty"`
 }
 
 // Skip is rtch.skip: a surface that was not read, and why.
@@ -60,4 +65,46 @@ type Skip struct {
 	Stage string `json:"stage"`
 	// Detail explains it for a person.
 	Detail string `json:"detail,omitempty"`
+}
+
+// Rehydrate is rtch.rehydrate: the result of re-reading every chunk of a
+// persisted packet against the tree as it is now (SPEC §8).
+type Rehydrate struct {
+	record.Envelope
+	// PacketID is the packet that was rehydrated.
+	PacketID string `json:"packet_id"`
+	// PacketPath is the packet file as given on the command line.
+	PacketPath string `json:"packet_path"`
+	// ZoneRoot is the absolute root the chunk paths were resolved against.
+	ZoneRoot string `json:"zone_root"`
+	// Overall is the worst per-chunk status, in the order failed_rehydration,
+	// superseded, drift_detected, effective_record_hold, refreshed ("refreshed"
+	// for a packet without chunks).
+	Overall string `json:"overall"`
+	// Counts maps each status to its number of chunks.
+	Counts map[string]int `json:"counts"`
+	// Chunks has one entry per chunk of the packet, in packet order.
+	Chunks []RehydratedChunk `json:"chunks"`
+}
+
+// RehydratedChunk is the rehydration verdict of one chunk.
+type RehydratedChunk struct {
+	// ChunkID, Path and LineRange identify the chunk as the packet recorded it.
+	ChunkID   string `json:"chunk_id"`
+	Path      string `json:"path"`
+	LineRange string `json:"line_range"`
+	// Status: refreshed, drift_detected, superseded, failed_rehydration or
+	// effective_record_hold.
+	Status string `json:"status"`
+	// NewLineRange is where the chunk's content (or its anchor) is now, when it
+	// was re-located; "" otherwise.
+	NewLineRange string `json:"new_line_range,omitempty"`
+	// OldSHA256 is the packet's chunk hash; NewSHA256 the hash of the same range
+	// (or of the re-located range) now, "" when it could not be read.
+	OldSHA256 string `json:"old_sha256"`
+	NewSHA256 string `json:"new_sha256,omitempty"`
+	// NextReEntryCommand reads the chunk as it is now.
+	NextReEntryCommand string `json:"next_re_entry_command,omitempty"`
+	// Detail explains the verdict for a person.
+	Detail string `json:"detail"`
 }

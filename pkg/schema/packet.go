@@ -134,3 +134,37 @@ type PacketBudget struct {
 	// Cap is the token budget of the lane.
 	Cap int `json:"cap"`
 }
+
+// Handoff is rtch.handoff: the target set a packaging (consolidate) step takes
+// from a packet, emitted by rtch-packet --handoff-to-consolidate or when the
+// intake's expected_output is target_set_for_consolidate.
+type Handoff struct {
+	record.Envelope
+	// PacketID is the packet the target set comes from.
+	PacketID string `json:"packet_id"`
+	// PacketPath is the persisted packet, relative to the zone root ("" when the
+	// packet was not persisted).
+	PacketPath string `json:"packet_path"`
+	// ZoneRoot is the absolute zone root the paths are relative to.
+	ZoneRoot string `json:"zone_root"`
+	// Commit is the git HEAD the packet was read at ("" outside git).
+	Commit string `json:"commit"`
+	// HaltingReason is the packet's halting reason, so the consumer knows how
+	// complete the set is.
+	HaltingReason string `json:"halting_reason"`
+	// Targets are the selected surfaces in rank order.
+	Targets []HandoffTarget `json:"targets"`
+}
+
+// HandoffTarget is one surface of the target set.
+type HandoffTarget struct {
+	// Path and Rank of the surface.
+	Path string `json:"path"`
+	Rank int    `json:"rank"`
+	// LineRanges are the hydrated ranges ("L<s>-L<e>") on it, in file order.
+	LineRanges []string `json:"line_ranges"`
+	// ChunkIDs are the packet's chunks on it.
+	ChunkIDs []string `json:"chunk_ids"`
+	// ReEntryCommands reproduce those chunks.
+	ReEntryCommands []string `json:"re_entry_commands"`
+}
