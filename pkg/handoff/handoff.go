@@ -1,0 +1,351 @@
+// Package handoff reads guild handoff receipts (.guild/runs/<run-id>/handoffs/*.md).
+//
+// A receipt is markdown whose YAML frontmatter (guild.handoff_receipt.v1) is for
+// human review only; its machine truth is exactly one fenced block with the info
+// string guild.handoff.v2 holding a JSON object. The object's fields, their types,
+// enumerations and length limits are checked here, unknown and duplicate keys are
+// errors, and a receipt with frontmatter but no v2 block is refused: it is not a
+// machine receipt. Every error names the receipt file and line.
+package handoff
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rtch/rtch/pkg/wiki"
+)
+
+// SchemaVersion is the only schema_version a v2 block may carry.
+const SchemaVersion = "guild.handoff.v2"
+
+// Limits of SPEC §10, in Unicode code points.
+const (
+	MaxSummary = 600
+	MaxNotes   = 200
+)
+
+// Contract is the decoded guild.handoff.v2 block.
+type Contract struct {
+	// SchemaVersion is always "guild.handoff.v2".
+	SchemaVersion string `json:"schema_version"`
+	// TaskID is the plan task the receipt closes, e.g. T1-architect.
+	TaskID string `json:"task_id"`
+	// Tier is the model tier that did the work: cheap, mid or powerful.
+	Tier string `json:"tier"`
+	// Status is done, blocked or escalate.
+	Status string `json:"status"`
+	// Summary is at most 600 code points.
+	Summary string `json:"summary"`
+	// Artifacts lists what the lane produced (paths, ids); may be empty.
+	Artifacts []string `json:"artifacts"`
+	// Issues lists open problems; may be empty.
+	Issues []string `json:"issues"`
+	// EscalateReason says why; required when Status is escalate.
+	EscalateReason string `json:"escalate_reason,omitempty"`
+	// Learnings are lessons for later lanes.
+	Learnings []string `json:"learnings,omitempty"`
+	// Notes is at most 200 code points.
+	Notes string `json:"notes,omitempty"`
+	// InjectionClean is clean, flagged or unverified.
+	InjectionClean string `json:"injection_clean,omitempty"`
+}
+
+// Receipt is one parsed receipt file.
+type Receipt struct {
+	// Path is the file as named to Parse.
+	Path string
+	// Fenced is the v2 block verbatim, opening and closing fence lines included:
+	// what a downstream bundle quotes as the upstream contract.
+	Fenced string
+	// Line is the 1-based line of the block's opening fence.
+	Line int
+	// HasFrontmatter reports a YAML frontmatter block (human review only).
+	HasFrontmatter bool
+	// Contract is the decoded block.
+	Contract Contract
+}
+
+// Error is a problem at a position in a receipt file.
+type Error struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+
+var fenceRE = regexp.MustCompile("^( {0,3})(`{3,}|~{3,})[ \t]*([^`]*?)[ \t]*$")
+
+// Block is the located v2 block of a receipt.
+type Block struct {
+	// JSON is the text between the fences.
+	JSON string
+	// Fenced is the block verbatim with its fence lines.
+	Fenced string
+	// Line is the 1-based line of the opening fence; JSON starts on Line+1.
+	Line int
+}
+
+// ExtractBlock finds the guild.handoff.v2 fenced blocks of normalised markdown
+// text. Fences follow CommonMark: ``` or ~~~ (three or more), closed by the same
+// character at least as long; fences inside other fenced blocks are content. It
+// errors when there is no such block, more than one, or one left open.
+func ExtractBlock(name, text string) (Block, error) {
+	lines := strings.SplitAfter(text, "\n")
+	var found []Block
+	var open string // the fence of the block we are inside, "" outside
+	var isV2 bool
+	var start int
+	for i, l := range lines {
+		bare := strings.TrimRight(l, "\n")
+		m := fenceRE.FindStringSubmatch(bare)
+		if open != "" {
+			if m != nil && m[2][0] == open[0] && len(m[2]) >= len(open) && m[3] == "" {
+				if isV2 {
+					found = append(found, Block{
+						JSON:   strings.Join(lines[start+1:i], ""),
+						Fenced: strings.Join(lines[start:i+1], ""),
+						Line:   start + 1,
+					})
+				}
+				open = ""
+			}
+			continue
+		}
+		if m == nil {
+			continue
+		}
+		if m[2][0] == '`' && strings.Contains(m[3], "`") {
+			continue // not a fence: CommonMark forbids backticks in a backtick fence's info
+		}
+		open, start = m[2], i
+		if f := strings.Fields(m[3]); len(f) > 0 {
+			isV2 = f[0] == SchemaVersion
+		} else {
+			isV2 = false
+		}
+	}
+	if open != "" && isV2 {
+		return Block{}, &Error{name, start + 1, "guild.handoff.v2 block is never closed (no matching " + open + " fence)"}
+	}
+	switch len(found) {
+	case 0:
+		return Block{}, &Error{name, 1, "no ```guild.handoff.v2 block"}
+	case 1:
+		if !strings.HasSuffix(found[0].Fenced, "\n") {
+			found[0].Fenced += "\n"
+		}
+		return found[0], nil
+	default:
+		var at []string
+		for _, b := range found {
+			at = append(at, fmt.Sprint(b.Line))
+		}
+		return Block{}, &Error{name, found[1].Line, fmt.Sprintf("%d guild.handoff.v2 blocks (lines %s); a receipt has exactly one", len(found), strings.Join(at, ", "))}
+	}
+}
+
+// Parse reads a receipt; name is used in errors. All problems in the block are
+// returned together (errors.Join of *Error values).
+func Parse(name string, data []byte) (*Receipt, error) {
+	text := wiki.NormalizeText(data)
+	_, _, _, hasFront, _ := wiki.SplitFrontmatter(text)
+	blk, err := ExtractBlock(name, text)
+	if err != nil {
+		var e *Error
+		if hasFront && errors.As(err, &e) && strings.HasPrefix(e.Msg, "no ") {
+			e.Msg = "frontmatter-only receipt is not a machine receipt: no ```guild.handoff.v2 block (the guild.handoff_receipt.v1 frontmatter is for human review only)"
+		}
+		return nil, err
+	}
+	r := &Receipt{Path: name, Fenced: blk.Fenced, Line: blk.Line, HasFrontmatter: hasFront}
+	c, err := decode(name, blk)
+	if err != nil {
+		return nil, err
+	}
+	r.Contract = c
+	return r, nil
+}
+
+// decode checks the block's JSON key by key so each error names its line.
+func decode(name string, blk Block) (Contract, error) {
+	var c Contract
+	var errs []error
+	lineAt := func(off int64) int {
+		if off < 0 {
+			return blk.Line
+		}
+		if off > int64(len(blk.JSON)) {
+			off = int64(len(blk.JSON))
+		}
+		return blk.Line + 1 + strings.Count(blk.JSON[:off], "\n")
+	}
+	fail := func(off int64, format string, args ...any) {
+		errs = append(errs, &Error{name, lineAt(off), fmt.Sprintf(format, args...)})
+	}
+	dec := json.NewDecoder(strings.NewReader(blk.JSON))
+	dec.UseNumber()
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		if err != nil {
+			return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+		}
+		return c, &Error{name, blk.Line + 1, "guild.handoff.v2 block must be a JSON object"}
+	}
+	raw := map[string]json.RawMessage{}
+	keyLine := map[string]int64{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+		}
+		key, _ := tok.(string)
+		off := dec.InputOffset()
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+		}
+		if _, dup := raw[key]; dup {
+			fail(off, "key %q appears twice", key)
+			continue
+		}
+		raw[key], keyLine[key] = v, off
+	}
+	if _, err := dec.Token(); err != nil {
+		return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return c, &Error{name, lineAt(dec.InputOffset()), "text after the JSON object in the guild.handoff.v2 block"}
+	}
+
+	var keys []string
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keyLine[keys[i]] < keyLine[keys[j]] })
+	for _, k := range keys {
+		if !slices.Contains(fieldNames, k) {
+			fail(keyLine[k], "unknown key %q (allowed: %s)", k, strings.Join(fieldNames, ", "))
+		}
+	}
+	str := func(key string, required bool, allowed []string, max int) string {
+		v, ok := raw[key]
+		if !ok {
+			if required {
+				fail(-1, "missing required key %q", key)
+			}
+			return ""
+		}
+		var s string
+		if err := json.Unmarshal(v, &s); err != nil || bytes.Equal(v, []byte("null")) {
+			fail(keyLine[key], "%s must be a string, got %s", key, clip(string(v)))
+			return ""
+		}
+		switch {
+		case required && strings.TrimSpace(s) == "":
+			fail(keyLine[key], "%s is empty", key)
+		case allowed != nil && !slices.Contains(allowed, s):
+			fail(keyLine[key], "%s is %q, want one of %s", key, s, strings.Join(allowed, ", "))
+		case max > 0 && utf8.RuneCountInString(s) > max:
+			fail(keyLine[key], "%s is %d characters, over the %d limit", key, utf8.RuneCountInString(s), max)
+		}
+		return s
+	}
+	list := func(key string, required bool) []string {
+		v, ok := raw[key]
+		if !ok {
+			if required {
+				fail(-1, "missing required key %q (use [] when there are none)", key)
+			}
+			return nil
+		}
+		var out []string
+		if err := json.Unmarshal(v, &out); err != nil || bytes.Equal(v, []byte("null")) {
+			fail(keyLine[key], "%s must be an array of strings, got %s", key, clip(string(v)))
+			return nil
+		}
+		if out == nil {
+			out = []string{}
+		}
+		for i, s := range out {
+			if strings.TrimSpace(s) == "" {
+				fail(keyLine[key], "%s[%d] is empty", key, i)
+			}
+		}
+		return out
+	}
+	c.SchemaVersion = str("schema_version", true, []string{SchemaVersion}, 0)
+	c.TaskID = str("task_id", true, nil, 0)
+	c.Tier = str("tier", true, []string{"cheap", "mid", "powerful"}, 0)
+	c.Status = str("status", true, []string{"done", "blocked", "escalate"}, 0)
+	c.Summary = str("summary", true, nil, MaxSummary)
+	c.Artifacts = list("artifacts", true)
+	c.Issues = list("issues", true)
+	c.EscalateReason = str("escalate_reason", c.Status == "escalate", nil, 0)
+	c.Learnings = list("learnings", false)
+	c.Notes = str("notes", false, nil, MaxNotes)
+	c.InjectionClean = str("injection_clean", false, []string{"clean", "flagged", "unverified"}, 0)
+	if len(errs) > 0 {
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*Error).Line < errs[j].(*Error).Line })
+		return Contract{}, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+// fieldNames are the keys a v2 block may hold.
+var fieldNames = []string{"schema_version", "task_id", "tier", "status", "summary", "artifacts", "issues", "escalate_reason", "learnings", "notes", "injection_clean"}
+
+// syntaxOffset is where a JSON error happened, as well as the decoder knows.
+func syntaxOffset(err error, dec *json.Decoder) int64 {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return se.Offset
+	}
+	return dec.InputOffset()
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// LoadDir parses every *.md receipt directly in dir, in name order. display is
+// the directory as it should appear in errors (relative to the project root).
+// Receipts that parse are returned even when others fail; err joins the failures.
+func LoadDir(dir, display string) ([]*Receipt, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Receipt
+	var errs []error
+	for _, e := range ents {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
+			continue
+		}
+		name := filepath.ToSlash(filepath.Join(display, e.Name()))
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, errors.Unwrap(err)))
+			continue
+		}
+		r, err := Parse(name, data)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out, errors.Join(errs...)
+}
