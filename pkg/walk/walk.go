@@ -176,6 +176,7 @@ type walker struct {
 	ctx      context.Context
 	o        *Options
 	root     string // absolute root as given
+	top      string // matching root: the enclosing git work tree's top, else root
 	realRoot string // root with symlinks resolved, for escape checks
 	prefix   string // root relative to the matching root ("" when they coincide)
 	excludes *ignore.List
@@ -209,7 +210,7 @@ func newWalker(ctx context.Context, o *Options) (*walker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("walk: %w", err)
 	}
-	w := &walker{ctx: ctx, o: o, root: root, realRoot: real, maxSize: o.maxSize()}
+	w := &walker{ctx: ctx, o: o, root: root, top: root, realRoot: real, maxSize: o.maxSize()}
 	w.cond = sync.NewCond(&w.mu)
 	w.rootNode = &node{}
 	if !o.NoIgnore {
@@ -250,6 +251,7 @@ func (w *walker) loadAncestors() {
 		return
 	}
 	w.prefix = filepath.ToSlash(rel)
+	w.top = top
 	n := &node{exclude: w.infoExclude(top)}
 	for i := len(chain) - 1; i >= 0; i-- {
 		d := chain[i]
@@ -316,11 +318,11 @@ func (w *walker) infoExclude(dir string) *ignore.List {
 // matchRel returns the path of an absolute directory relative to the
 // matching root (the enclosing git top, or the walk root).
 func (w *walker) matchRel(abs string) string {
-	rel, err := filepath.Rel(w.root, abs)
+	rel, err := filepath.Rel(w.top, abs)
 	if err != nil || rel == "." {
-		return w.prefix
+		return ""
 	}
-	return joinRel(w.prefix, filepath.ToSlash(rel))
+	return filepath.ToSlash(rel)
 }
 
 func joinRel(a, b string) string {

@@ -1,0 +1,335 @@
+//go:build unix
+
+package walk
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+// hostileScript is the shared bad-input fixture builder, found relative to
+// this package: <repo>/pkg/walk -> <repo>/../shared/eval.
+const hostileScript = "../../../shared/eval/hostile-tree.sh"
+
+type outcome struct {
+	files map[string]File
+	skips map[string]Skip // from Files and Each, keyed by path
+	text  map[string][]byte
+	warns []string
+}
+
+func hostileTree(t *testing.T) string {
+	t.Helper()
+	script, err := filepath.Abs(hostileScript)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(script); err != nil {
+		t.Skipf("%s not found (the shared eval directory is a sibling of the repository): %v", hostileScript, err)
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed: cannot build the hostile tree")
+	}
+	dir := filepath.Join(t.TempDir(), "h")
+	t.Cleanup(func() {
+		// Give mode-000 entries back their bits so TempDir can remove them.
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if d != nil && !d.Type().IsRegular() && !d.IsDir() {
+				return nil
+			}
+			os.Chmod(p, 0o755)
+			return nil
+		})
+	})
+	out, err := exec.Command("bash", script, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", script, err, out)
+	}
+	return filepath.Join(dir, "repo")
+}
+
+func runAll(t *testing.T, o Options) outcome {
+	t.Helper()
+	res := outcome{files: map[string]File{}, skips: map[string]Skip{}, text: map[string][]byte{}}
+	addSkip := func(s Skip) {
+		if prev, dup := res.skips[s.Path]; dup {
+			t.Errorf("%q skipped twice: %+v and %+v", s.Path, prev, s)
+		}
+		res.skips[s.Path] = s
+	}
+	o.Warn = func(format string, args ...any) {
+		res.warns = append(res.warns, sprintf(format, args...))
+	}
+	files, err := Files(context.Background(), o, addSkip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if _, dup := res.files[f.Path]; dup {
+			t.Errorf("%q listed twice", f.Path)
+		}
+		res.files[f.Path] = f
+	}
+	var mu sync.Mutex
+	err = Each(context.Background(), o, files, func(f File, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
+		res.text[f.Path] = data
+		return nil
+	}, addSkip)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func wantSkip(t *testing.T, res outcome, id, path, reason string) Skip {
+	t.Helper()
+	s, ok := res.skips[path]
+	if !ok {
+		t.Errorf("%s: %q not reported as a skip (want %s)", id, path, reason)
+		return s
+	}
+	if s.Reason != reason {
+		t.Errorf("%s: %q skipped as %s (%s), want %s", id, path, s.Reason, s.Detail, reason)
+	}
+	if _, listed := res.text[path]; listed {
+		t.Errorf("%s: %q was handed on as text", id, path)
+	}
+	return s
+}
+
+func wantWarn(t *testing.T, res outcome, id, path string) {
+	t.Helper()
+	for _, w := range res.warns {
+		if strings.HasPrefix(w, quote(path)+":") {
+			return
+		}
+	}
+	t.Errorf("%s: no warning names %q; warnings: %q", id, path, res.warns)
+}
+
+// TestHostileTree runs ../shared/eval/hostile-tree.sh and checks every
+// walk-area case of bad-inputs.jsonl against the walker's output.
+func TestHostileTree(t *testing.T) {
+	root := hostileTree(t)
+	res := runAll(t, Options{Root: root})
+
+	// W01: symlink loops end the walk (we got here) and are reported.
+	wantSkip(t, res, "W01", "wiki/loop_self", ReasonSymlinkLoop)
+	wantSkip(t, res, "W01", "wiki/a/b/loop_up", ReasonSymlinkLoop)
+	wantWarn(t, res, "W01", "wiki/loop_self")
+
+	// W02: escapes are never read and never listed.
+	for _, p := range []string{"docs/escape.md", "docs/escape_abs.md"} {
+		wantSkip(t, res, "W02", p, ReasonSymlinkEscape)
+		wantWarn(t, res, "W02", p)
+	}
+	for p, b := range res.text {
+		if strings.Contains(string(b), "secret outside root") {
+			t.Errorf("W02: text from outside the root read via %q", p)
+		}
+	}
+
+	// W03: dangling symlink: warning, skip.
+	wantSkip(t, res, "W03", "docs/dangling.md", ReasonDanglingSymlink)
+	wantWarn(t, res, "W03", "docs/dangling.md")
+
+	// W04: the alias is not followed; the bytes are indexed once, under
+	// the target's own path.
+	wantSkip(t, res, "W04", "docs/alias.md", ReasonSymlink)
+	if string(res.text["docs/real.md"]) != "# Real\n" {
+		t.Errorf("W04: docs/real.md text = %q", res.text["docs/real.md"])
+	}
+
+	// W05, W06: NUL early and after 64 KiB are both binary.
+	wantSkip(t, res, "W05", "docs/W05_nul_early.md", ReasonBinary)
+	if s := wantSkip(t, res, "W06", "docs/W06_nul_late.md", ReasonBinary); !strings.Contains(s.Detail, "70001") {
+		t.Errorf("W06: detail %q does not give the NUL's offset 70001", s.Detail)
+	}
+
+	// W07: the 2 GiB sparse file is skipped by size, never read.
+	if s := wantSkip(t, res, "W07", "docs/W07_huge_sparse.md", ReasonTooLarge); s.SizeBytes != 2<<30 {
+		t.Errorf("W07: size %d, want %d", s.SizeBytes, 2<<30)
+	}
+	// Even when asked directly, Read refuses it by fstat before reading:
+	// the heap does not grow by anything like its size.
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, s := Read(File{Path: "docs/W07_huge_sparse.md", Abs: filepath.Join(root, "docs/W07_huge_sparse.md")}, 0)
+	runtime.ReadMemStats(&after)
+	if s == nil || s.Reason != ReasonTooLarge {
+		t.Errorf("W07: Read = %+v, want too_large", s)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("W07: Read allocated %d bytes for a file it must not read", grew)
+	}
+	wantSkip(t, res, "W08", "docs/W08_one_10MB_line.md", ReasonTooLarge)
+
+	// W09: an empty file is text with no bytes, no error.
+	if b, ok := res.text["docs/W09_empty.md"]; !ok || len(b) != 0 {
+		t.Errorf("W09: empty file: text %q, handed on %v", b, ok)
+	}
+
+	// W10, W10b: invalid UTF-8 decodes to valid UTF-8, never to '<'.
+	for _, p := range []string{"docs/W10_invalid_utf8.md", "docs/W10b_overlong_surrogate.md"} {
+		s := DecodeText(res.text[p])
+		if !utf8.ValidString(s) || !strings.ContainsRune(s, utf8.RuneError) {
+			t.Errorf("W10: %q decoded to %q", p, s)
+		}
+		if strings.ContainsAny(s, "<>") {
+			t.Errorf("W10b: %q decoded to markup: %q", p, s)
+		}
+	}
+	if s := DecodeText(res.text["docs/W10b_overlong_surrogate.md"]); s != "overlong \ufffd\ufffd/guild:recall\ufffd\ufffd and surrogate \ufffd\ufffd\ufffd\n" {
+		t.Errorf("W10b: decoded %q", s)
+	}
+
+	// W11: UTF-16 with a BOM holds NULs: binary, and said so.
+	if s := wantSkip(t, res, "W11", "docs/W11_utf16le_bom.md", ReasonBinary); !strings.Contains(s.Detail, "UTF-16") {
+		t.Errorf("W11: detail %q does not name UTF-16", s.Detail)
+	}
+
+	// W12-W15: BOM, CRLF, CR-only, no final newline.
+	if s := DecodeText(res.text["docs/W12_utf8_bom_frontmatter.md"]); !strings.HasPrefix(s, "---\n") {
+		t.Errorf("W12: BOM not stripped: %q", s)
+	}
+	lineCases := map[string][]string{
+		"docs/W13_crlf.md":    {"---", "title: crlf", "tags: [a, b]", "---", "body line 1", "body line 2"},
+		"docs/W14_cr_only.md": {"---", "title: cr only", "---", "body"},
+		"docs/W15_no_eol.md":  {"no trailing newline"},
+	}
+	for p, want := range lineCases {
+		if got := Lines(DecodeText(res.text[p])); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("W13-15: Lines(%s) = %q, want %q", p, got, want)
+		}
+	}
+
+	// W16: FIFO and socket skipped by type before opening (a FIFO open
+	// would hang this test); the /dev/zero link is an escape.
+	wantSkip(t, res, "W16", "docs/W16_fifo.md", ReasonSpecial)
+	if _, err := os.Lstat(filepath.Join(root, "docs/W16_socket.md")); err == nil {
+		wantSkip(t, res, "W16", "docs/W16_socket.md", ReasonSpecial)
+	}
+	wantSkip(t, res, "W16", "docs/W16_devzero.md", ReasonSymlinkEscape)
+
+	// W18: odd names stay distinct paths, byte for byte.
+	for _, p := range []string{"docs/W18 space.md", "docs/-W18_leading_dash.md", "docs/W18_newline_\nx.md",
+		"docs/W18_bad_name_\xff.md", "docs/W18_caf\xc3\xa9.md", "docs/W18_cafe\xcc\x81.md", "docs/README.md", "docs/readme.md"} {
+		if _, ok := res.text[p]; !ok {
+			t.Errorf("W18: %q not listed", p)
+		}
+	}
+
+	// W19: 300 levels deep.
+	deep := "deep"
+	for i := 1; i <= 300; i++ {
+		deep += "/d" + strconv.Itoa(i)
+	}
+	if string(res.text[deep+"/W19_deep.md"]) != "# deep\n" {
+		t.Errorf("W19: deep file not read")
+	}
+
+	// W20: LFS pointer recognised, not indexed as content.
+	wantSkip(t, res, "W20", "docs/W20_lfs_pointer.md", ReasonLFSPointer)
+
+	// Completeness: every non-directory entry of the tree (seen by an
+	// independent walk that does not follow links) is either handed on
+	// as text or reported as a skip; nothing disappears silently.
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if d == nil || d.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		_, text := res.text[rel]
+		_, skipped := res.skips[rel]
+		if text == skipped {
+			t.Errorf("%q: handed on %v, skipped %v: want exactly one", rel, text, skipped)
+		}
+		return nil
+	})
+}
+
+// TestToctou changes files between Files and Each (W21): a vanished file,
+// one replaced by a FIFO, one by a symlink, one grown past the cap. Each
+// must report them all and carry on.
+func TestToctou(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"gone.md": "x", "fifo.md": "x", "link.md": "x", "grow.md": "x", "ok.md": "ok"})
+	o := Options{Root: dir, MaxFileSize: 100}
+	var warns []string
+	o.Warn = func(f string, a ...any) { warns = append(warns, sprintf(f, a...)) }
+	files, err := Files(context.Background(), o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Remove(filepath.Join(dir, "gone.md")))
+	must(os.Remove(filepath.Join(dir, "fifo.md")))
+	if err := mkfifo(filepath.Join(dir, "fifo.md")); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	must(os.Remove(filepath.Join(dir, "link.md")))
+	must(os.Symlink("ok.md", filepath.Join(dir, "link.md")))
+	must(os.WriteFile(filepath.Join(dir, "grow.md"), []byte(strings.Repeat("g", 500)), 0o644))
+	got := map[string]string{}
+	var read []string
+	err = Each(context.Background(), o, files, func(f File, b []byte) error {
+		read = append(read, f.Path)
+		return nil
+	}, func(s Skip) { got[s.Path] = s.Reason })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"gone.md": ReasonUnreadable, "fifo.md": ReasonSpecial, "link.md": ReasonSymlink, "grow.md": ReasonTooLarge}
+	if sprintf("%v", got) != sprintf("%v", want) {
+		t.Errorf("skips = %v, want %v", got, want)
+	}
+	if sprintf("%q", read) != `["ok.md"]` {
+		t.Errorf("read %q", read)
+	}
+	if len(warns) != 1 || !strings.HasPrefix(warns[0], "gone.md: unreadable") {
+		t.Errorf("warnings = %q", warns)
+	}
+}
+
+// TestEachStopsOnError: the first callback error ends Each and is
+// returned; cancellation is returned too.
+func TestEachStopsOnError(t *testing.T) {
+	dir := t.TempDir()
+	m := map[string]string{}
+	for i := 0; i < 50; i++ {
+		m["f"+strconv.Itoa(i+1)] = "x"
+	}
+	writeTree(t, dir, m)
+	files, err := Files(context.Background(), Options{Root: dir}, nil)
+	if err != nil || len(files) != 50 {
+		t.Fatal(err, len(files))
+	}
+	boom := os.ErrInvalid
+	if err := Each(context.Background(), Options{Root: dir}, files, func(File, []byte) error { return boom }, nil); err != boom {
+		t.Errorf("Each error = %v, want %v", err, boom)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Each(ctx, Options{Root: dir}, files, func(File, []byte) error { return nil }, nil); err != context.Canceled {
+		t.Errorf("Each on cancelled ctx = %v", err)
+	}
+	if _, err := Files(ctx, Options{Root: dir}, nil); err != context.Canceled {
+		t.Errorf("Files on cancelled ctx = %v", err)
+	}
+}
