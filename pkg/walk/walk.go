@@ -170,6 +170,7 @@ type result struct {
 	files []File
 	skips []Skip
 	warns []warning
+	buf   []byte // directory-listing scratch space of one worker
 }
 
 type walker struct {
@@ -469,25 +470,28 @@ func (w *walker) done() {
 
 // dir lists one directory and classifies its entries.
 func (w *walker) dir(j job, r *result) {
-	f, err := os.Open(j.abs)
-	if err != nil {
-		w.unreadable(r, j.rel, err)
-		return
+	if r.buf == nil {
+		r.buf = make([]byte, 32<<10)
 	}
-	entries, err := f.ReadDir(-1)
-	f.Close()
+	h, entries, err := openDir(j.abs, r.buf)
+	defer h.close()
 	if err != nil {
-		// Keep what was listed; report the failure.
+		// Keep whatever was listed; report the failure.
 		w.unreadable(r, j.rel, err)
 	}
 	n := j.parent
 	if !w.o.NoIgnore {
-		present := map[string]bool{}
+		var present map[string]bool
 		repo := false
 		for _, e := range entries {
-			switch name := e.Name(); name {
+			switch name := e.name; name {
 			case ".gitignore", ".ignore", ".rtchignore":
-				present[name] = e.Type().IsRegular()
+				if e.typ == 0 || e.typ == typeUnknown {
+					if present == nil {
+						present = map[string]bool{}
+					}
+					present[name] = true
+				}
 			case ".git":
 				repo = true
 			}
@@ -495,22 +499,34 @@ func (w *walker) dir(j job, r *result) {
 		if j.rel == "" {
 			repo = w.rootRepo
 		}
-		if repo || len(present) > 0 {
+		if repo || present != nil {
 			n = w.extend(n, j.abs, joinRel(w.prefix, j.rel), repo, present)
 		}
 	}
+	filtering := w.excludes != nil || n.git != nil || n.dot != nil || n.rtch != nil || n.exclude != nil
 	for _, e := range entries {
-		name := e.Name()
+		name := e.name
 		if name == ".git" {
 			continue
 		}
 		rel := joinRel(j.rel, name)
 		abs := j.abs + string(os.PathSeparator) + name
-		typ := e.Type()
+		typ := e.typ
+		var size int64
+		statted := false
+		if typ == typeUnknown || typ == 0 {
+			// Regular files need their size; unknown types need a look.
+			sz, t, err := h.lstat(abs, name)
+			if err != nil {
+				w.unreadable(r, rel, err)
+				continue
+			}
+			size, typ, statted = sz, t, true
+		}
 		isDir := typ.IsDir()
 		ignored, whitelisted := false, false
 		why := ""
-		if w.excludes != nil || n.git != nil || n.dot != nil || n.rtch != nil || n.exclude != nil {
+		if filtering {
 			ignored, whitelisted, why = w.match(n, joinRel(w.prefix, rel), isDir)
 		}
 		if !ignored && !whitelisted && !w.o.Hidden && name[0] == '.' {
@@ -527,22 +543,13 @@ func (w *walker) dir(j job, r *result) {
 			w.push(job{abs: abs, rel: rel, parent: n})
 		case typ&fs.ModeSymlink != 0:
 			w.symlink(r, abs, rel)
-		case typ.IsRegular():
-			info, err := e.Info()
-			if err != nil {
-				w.unreadable(r, rel, err)
-				continue
-			}
-			if !info.Mode().IsRegular() {
-				r.skips = append(r.skips, special(rel, info.Mode()))
-				continue
-			}
-			if size := info.Size(); size > w.maxSize {
+		case typ.IsRegular() && statted:
+			if size > w.maxSize {
 				r.skips = append(r.skips, Skip{Path: rel, Reason: ReasonTooLarge, SizeBytes: size,
 					Detail: fmt.Sprintf("%d bytes over the %d-byte cap; not read", size, w.maxSize)})
 				continue
 			}
-			r.files = append(r.files, File{Path: rel, Abs: abs, Size: info.Size()})
+			r.files = append(r.files, File{Path: rel, Abs: abs, Size: size})
 		default:
 			r.skips = append(r.skips, special(rel, typ))
 		}
