@@ -1,0 +1,443 @@
+package protect
+
+import (
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Finding is one pattern the probe matched. Probe returns at most one
+// Finding per pattern id.
+type Finding struct {
+	// Pattern is a stable id: override_phrase, role_token, chat_template,
+	// you_are_now, mode_switch, system_prompt_request, hidden_html_comment,
+	// exfil_markdown_image, exfil_curl_pipe, exfil_upload, forged_delimiter,
+	// delimiter_mention, invisible_chars, trust_claim, concealment,
+	// encoded_instruction.
+	Pattern string `json:"pattern"`
+	// Excerpt is a short piece of the normalised text around the first match
+	// (never raw text: no invisible characters survive into it).
+	Excerpt string `json:"excerpt"`
+	// Count is how many times the pattern matched.
+	Count int `json:"count"`
+}
+
+// cautionOnly are the patterns that flag a chunk without quarantining it: a
+// mention of the delimiter inside a code block is how this toolkit's own
+// documentation looks, and the wrapper neutralises it anyway.
+var cautionOnly = map[string]bool{"delimiter_mention": true}
+
+// Blocking reports whether any finding calls for quarantine (every pattern
+// except the caution-only delimiter_mention).
+func Blocking(f []Finding) bool {
+	for _, x := range f {
+		if !cautionOnly[x.Pattern] {
+			return true
+		}
+	}
+	return false
+}
+
+// rule is one regular expression over a view of the text.
+type rule struct {
+	id    string
+	re    *regexp.Regexp
+	lines bool // match against the line view instead of the flat view
+}
+
+// The verb, qualifier and object vocabularies of override phrasing.
+const (
+	ovVerb  = `(?:ignore|disregard|forget|skip|override|bypass|neglect|discard|abandon|set aside|pay no attention to|do not follow|don't follow|stop following|do not obey|disobey|nevermind|never mind)`
+	ovQual  = `(?:previous|previously|prior|above|earlier|preceding|foregoing|original|initial|old|existing|former|system|safety|other|all|any|past|current|given|default|following)`
+	ovNoun  = `(?:instructions?|prompts?|directions?|directives?|rules|guidelines|commands?|orders|context|programming|guidance|constraints|restrictions|training|messages?|conversation|tasks?|input|content|data|information|info|polic(?:y|ies)|requests?|limitations|filters|safeguards|text|everything)`
+	outVerb = `(?:print|say|state|write|output|respond|reply|translate|tell|focus|report|give|repeat|answer|return|spell|display|show)`
+)
+
+var rules = []rule{
+	// override phrasing
+	{id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
+	{id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [^ ]+){0,6}? (?:and |then |, ?)?(?:then |just |instead |only |simply )*` + outVerb + `\b`)},
+	{id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
+	{id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
+	{id: "override_phrase", re: multilingualOverride()},
+	// persona and mode switches
+	{id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
+	{id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|unrestricted|unfiltered|override|developer|maintenance|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
+	// system prompt extraction
+	{id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
+	{id: "system_prompt_request", re: regexp.MustCompile(`\bwhat were you told\b|\b(?:my|your) (?:original |initial |system )?instructions (?:are|were) ?:|\bthe system prompt (?:is|was) ?:|\binitiali[sz]ation string\b|\brepeat (?:the |all |everything )?(?:text |words )?(?:above|before this|preceding)\b|\b(?:opposite|reverse) of your (?:system|initial) (?:prompt|instructions)\b|\bwhat were those instructions\b`)},
+	// chat-template control tokens
+	{id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
+	// role labels and role tags
+	{id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instruction)(?: ?[^\]]{0,40})?\]|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
+	{id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
+	// trust claims
+	{id: "trust_claim", re: regexp.MustCompile(`trust[_ -]?tier ?[:=] ?["']?(?:operator|trusted)\b|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
+	{id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
+	// concealment from the user
+	{id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
+	// exfiltration by shell
+	{id: "exfil_curl_pipe", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^|;\n]{0,300}\| ?(?:sudo )?(?:(?:ba|z|k|da|fi)?sh|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh <\( ?(?:curl|wget)\b|\$\( ?(?:curl|wget)\b[^)\n]*\) ?\| ?(?:ba)?sh\b|\biex ?\(? ?(?:iwr|invoke-webrequest|\(?new-object net\.webclient)`)},
+	{id: "exfil_upload", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^\n]{0,200}(?:-d|--data[a-z-]*|-f|--form|-t|--upload-file|--post-file)[= ]+["']?[^ \n]{0,40}(?:~/\.ssh|/etc/(?:passwd|shadow)|\.env\b|\$\( ?(?:env|printenv|cat)\b|\$\{?(?:aws|github|gh|openai|anthropic|api)_?[a-z_]*)`)},
+}
+
+// multilingualOverride matches "ignore (all) previous instructions" in the
+// languages of the evaluation data, written through Normalize so the pattern
+// sees what the probe sees.
+func multilingualOverride() *regexp.Regexp {
+	phrases := []string{
+		`olvida (?:todas )?(?:tus |las )?instrucciones (?:anteriores|previas)`,
+		`ignora (?:todas )?(?:tus |las )?instrucciones (?:anteriores|previas)`,
+		`ignore[zr]? (?:toutes )?(?:les |vos )?instructions precedentes`,
+		`oublie[zr]? (?:toutes )?(?:les |vos )?instructions`,
+		`ignoriere (?:alle )?(?:vorherigen|bisherigen|obigen) anweisungen`,
+		`vergiss (?:alle )?(?:vorherigen|bisherigen) anweisungen`,
+		`ignora (?:tutte )?le istruzioni precedenti`,
+		`ignore (?:todas )?as instrucoes anteriores`,
+		`игнорир\pL* (?:все )?предыдущ\pL* (?:инструкц|указан)`,
+		`забудь\pL* (?:все )?(?:предыдущ\pL* )?инструкц`,
+		`αγνοησ\pL* (?:τις )?(?:προηγουμεν\pL*|προηγουμενες) οδηγι`,
+		`이전 ?지시\S* ?무시`,
+		`忽略(?:之前|以上|先前|上面)的?(?:所有)?(?:指令|指示|说明)`,
+		`(?:前の|以前の)指示を無視`,
+	}
+	// Hindi is written through Normalize to match its treatment of marks.
+	phrases = append(phrases, regexp.QuoteMeta(Normalize("पिछले निर्देशों की अनदेखी")))
+	return regexp.MustCompile(strings.Join(phrases, "|"))
+}
+
+// htmlCommentRE finds HTML comments (unterminated ones run to the end) and
+// markdown link-reference comments, both invisible once rendered.
+var htmlCommentRE = regexp.MustCompile(`(?s)<!--(.*?)(?:-->|$)|(?m)^ ?\[(?://|comment)\] ?: ?# ?[("'](.*)$`)
+
+// hiddenCueRE is what makes a hidden comment an instruction to a model.
+var hiddenCueRE = regexp.MustCompile(`\b(?:ai|llm|llms|assistant|agent|agents|model|chatbot|gpt|claude|copilot|ignore|disregard|instructions?|you (?:must|should|are|will|may)|do not (?:mention|tell|reveal|show)|print|state|respond|reply|output|override)\b`)
+
+// mdImageRE and imgTagRE find images a renderer would fetch.
+var (
+	mdImageRE = regexp.MustCompile(`!\[[^\]]{0,300}\] ?\( ?<?((?:https?:)?//[^ )>]+)`)
+	imgTagRE  = regexp.MustCompile(`<img\b[^>]{0,300}?\bsrc ?= ?["']?((?:https?:)?//[^ "'>]+)`)
+)
+
+// imageHosts are image hosts that serve badges and project images and do not
+// log arbitrary query strings back to an attacker.
+var imageHosts = []string{
+	"img.shields.io", "shields.io", "github.com", "githubusercontent.com", "badge.fury.io",
+	"codecov.io", "coveralls.io", "travis-ci.org", "travis-ci.com", "circleci.com",
+	"goreportcard.com", "pkg.go.dev", "godoc.org", "docs.rs", "crates.io", "readthedocs.org",
+	"readthedocs.io", "gitlab.com", "bitbucket.org", "api.netlify.com", "deps.rs",
+	"app.codecov.io", "opencollective.com", "bestpractices.coreinfrastructure.org",
+	"www.bestpractices.dev", "api.securityscorecards.dev", "snyk.io",
+}
+
+// forgedTagRE finds the wrapper's delimiter in the line view.
+// U+FFFD stands where an invalid byte was: an overlong '<' (C0 BC) decodes
+// to it, and models may still read the tag.
+var forgedTagRE = regexp.MustCompile(`[<\x{fffd}] ?/? ?guild ?: ?recall|llacer ?: ?dliug ?/? ?[<\x{fffd}]`)
+
+// fenceRE finds markdown code-fence lines in the line view.
+var fenceRE = regexp.MustCompile("(?m)^ {0,3}(?:```|~~~)")
+
+// encodedRE finds base64 and hex runs long enough to hide a sentence.
+var encodedRE = regexp.MustCompile(`[A-Za-z0-9+/]{24,}={0,2}|(?:[0-9a-fA-F]{2}){16,}`)
+
+// Probe scans text for injection patterns, on its normalised views (flat and
+// line-preserving) and, for invisible characters and encoded payloads, on the
+// raw bytes. It returns at most one Finding per pattern, sorted by pattern.
+// Every step is a single pass or an RE2 match: time is linear in len(text).
+func Probe(text string) []Finding {
+	lines := normalizeLines(text)
+	flat := strings.ReplaceAll(lines, "\n", " ")
+	acc := map[string]*Finding{}
+	add := func(id, v string, loc []int) {
+		if f, ok := acc[id]; ok {
+			f.Count++
+			return
+		}
+		acc[id] = &Finding{Pattern: id, Excerpt: excerpt(v, loc[0], loc[1]), Count: 1}
+	}
+	for _, r := range rules {
+		v := flat
+		if r.lines {
+			v = lines
+		}
+		for _, loc := range r.re.FindAllStringIndex(v, -1) {
+			add(r.id, v, loc)
+		}
+	}
+	// Phrases spelled with punctuation between the words (datamarking
+	// characters, underscores, dots) are matched on a words-only view.
+	if words := wordsView(flat); words != flat {
+		for _, r := range rules {
+			if r.lines || (r.id != "override_phrase" && r.id != "you_are_now") {
+				continue
+			}
+			if _, ok := acc[r.id]; ok {
+				continue
+			}
+			if loc := r.re.FindStringIndex(words); loc != nil {
+				add(r.id, words, loc)
+			}
+		}
+	}
+	probeRoleTurns(lines, add)
+	probeHiddenComments(lines, add)
+	probeImages(flat, add)
+	probeDelimiters(lines, add)
+	if ex, n := invisibleChars(text); n > 0 {
+		acc["invisible_chars"] = &Finding{Pattern: "invisible_chars", Excerpt: ex, Count: n}
+	}
+	probeEncoded(text, add)
+	out := make([]Finding, 0, len(acc))
+	for _, f := range acc {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pattern < out[j].Pattern })
+	return out
+}
+
+// wordsView replaces every run of characters other than letters, digits and
+// apostrophes with one space.
+func wordsView(flat string) string {
+	var b strings.Builder
+	b.Grow(len(flat))
+	space := false
+	for _, r := range flat {
+		if r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) {
+			b.WriteRune(r)
+			space = false
+			continue
+		}
+		if !space {
+			b.WriteByte(' ')
+			space = true
+		}
+	}
+	return b.String()
+}
+
+// roleLabelRE finds conversation-turn labels at line starts.
+var roleLabelRE = regexp.MustCompile(`(?m)^ ?(assistant|user|ai|bot|model|gpt|chatgpt) ?: `)
+
+// probeRoleTurns flags a forged conversation: an assistant turn label beside
+// a user turn label.
+func probeRoleTurns(lines string, add func(string, string, []int)) {
+	var first []int
+	seen := map[string]bool{}
+	for _, m := range roleLabelRE.FindAllStringSubmatchIndex(lines, -1) {
+		label := lines[m[2]:m[3]]
+		if label != "user" {
+			label = "assistant"
+		}
+		seen[label] = true
+		if first == nil {
+			first = m[:2]
+		}
+	}
+	if seen["assistant"] && seen["user"] {
+		add("role_token", lines, first)
+	}
+}
+
+func probeHiddenComments(lines string, add func(string, string, []int)) {
+	for _, m := range htmlCommentRE.FindAllStringSubmatchIndex(lines, -1) {
+		lo, hi := m[2], m[3]
+		if lo < 0 {
+			lo, hi = m[4], m[5]
+		}
+		if lo < 0 {
+			continue
+		}
+		if hiddenCueRE.MatchString(lines[lo:hi]) {
+			add("hidden_html_comment", lines, m[:2])
+		}
+	}
+}
+
+func probeImages(flat string, add func(string, string, []int)) {
+	for _, re := range []*regexp.Regexp{mdImageRE, imgTagRE} {
+		for _, m := range re.FindAllStringSubmatchIndex(flat, -1) {
+			if suspiciousImage(flat[m[2]:m[3]]) {
+				add("exfil_markdown_image", flat, m[:2])
+			}
+		}
+	}
+}
+
+// suspiciousImage: an image URL to a host outside imageHosts, or one whose
+// query or path carries a template placeholder (data to be filled in).
+func suspiciousImage(raw string) bool {
+	if strings.ContainsAny(raw, "{}$<[") || strings.Contains(raw, "%s") {
+		return true
+	}
+	if strings.HasPrefix(raw, "//") {
+		raw = "https:" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Hostname() == "" {
+		return true
+	}
+	host := u.Hostname()
+	for _, h := range imageHosts {
+		if host == h || strings.HasSuffix(host, "."+h) {
+			return false
+		}
+	}
+	return true
+}
+
+// probeDelimiters flags the wrapper's delimiter inside the text. Outside code
+// fences it is a forgery (forged_delimiter, which quarantines); inside a
+// fenced block it is a mention (delimiter_mention, caution only), which is how
+// documentation of this toolkit looks. A tier claim inside the tag is caught
+// by trust_claim wherever it is.
+func probeDelimiters(lines string, add func(string, string, []int)) {
+	ms := forgedTagRE.FindAllStringIndex(lines, -1)
+	if len(ms) == 0 {
+		return
+	}
+	fences := fenceRE.FindAllStringIndex(lines, -1)
+	fi, inside := 0, false
+	for _, m := range ms {
+		for fi < len(fences) && fences[fi][0] < m[0] {
+			inside = !inside
+			fi++
+		}
+		if inside {
+			add("delimiter_mention", lines, m)
+		} else {
+			add("forged_delimiter", lines, m)
+		}
+	}
+}
+
+// invisibleChars counts invisible characters that have no business in the
+// text: bidi embedding/override/isolate controls, tag characters outside an
+// emoji flag sequence, supplementary variation selectors, controls other than
+// whitespace and ESC, and zero-width or soft-hyphen characters next to ASCII
+// (where they split words or tags; beside emoji or non-Latin letters ZWJ and
+// ZWNJ are ordinary).
+func invisibleChars(text string) (string, int) {
+	n := 0
+	var first string
+	prev := rune(-1)
+	inFlag := false
+	note := func(r rune, at int) {
+		n++
+		if first == "" {
+			first = fmt.Sprintf("U+%04X at byte %d", r, at)
+		}
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch {
+		case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
+			note(r, i)
+		case r >= 0xE0000 && r <= 0xE007F:
+			if prev == 0x1F3F4 || (inFlag && prev >= 0xE0000 && prev <= 0xE007F) {
+				inFlag = true
+			} else {
+				inFlag = false
+				note(r, i)
+			}
+		case r >= 0xE0100 && r <= 0xE01EF:
+			note(r, i)
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r' && r != '\f' && r != '\v' && r != 0x1b:
+			note(r, i)
+		case r == 0x200B || r == 0x200C || r == 0x200D || r == 0x2060 || r == 0x00AD ||
+			(r == 0xFEFF && i > 0) || r == 0x180E || (r >= 0x2061 && r <= 0x2064) || r == 0x034F:
+			next, _ := utf8.DecodeRuneInString(text[i+size:])
+			if asciiVisible(prev) || asciiVisible(next) {
+				note(r, i)
+			}
+		}
+		prev = r
+		i += size
+	}
+	if n > 1 {
+		first = fmt.Sprintf("%s (%d in all)", first, n)
+	}
+	return first, n
+}
+
+func asciiVisible(r rune) bool { return r > 0x20 && r < 0x7f }
+
+// probeEncoded decodes base64 and hex runs of the raw text and flags those
+// whose plain text carries an override, persona or prompt-extraction phrase.
+func probeEncoded(text string, add func(string, string, []int)) {
+	for _, m := range encodedRE.FindAllStringIndex(text, -1) {
+		run := text[m[0]:m[1]]
+		var dec []byte
+		if len(run)%2 == 0 && isHex(run) {
+			dec, _ = hex.DecodeString(run)
+		} else {
+			s := strings.TrimRight(run, "=")
+			if len(s)%4 == 1 {
+				s = s[:len(s)-1]
+			}
+			dec, _ = base64.RawStdEncoding.DecodeString(s)
+		}
+		if len(dec) < 12 || !utf8.Valid(dec) || !mostlyText(dec) {
+			continue
+		}
+		plain := Normalize(string(dec))
+		for _, r := range rules {
+			if r.id != "override_phrase" && r.id != "you_are_now" && r.id != "system_prompt_request" {
+				continue
+			}
+			if loc := r.re.FindStringIndex(plain); loc != nil {
+				add("encoded_instruction", plain, loc)
+				break
+			}
+		}
+	}
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if _, ok := hexVal(s[i]); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// mostlyText: at least 90% printable ASCII or whitespace.
+func mostlyText(b []byte) bool {
+	ok := 0
+	for _, c := range b {
+		if (c >= 0x20 && c < 0x7f) || c == '\n' || c == '\t' || c == '\r' {
+			ok++
+		}
+	}
+	return ok*10 >= len(b)*9
+}
+
+// excerpt returns the match with a little context, at most ~120 bytes, on
+// rune boundaries, newlines as spaces.
+func excerpt(v string, lo, hi int) string {
+	const ctx, most = 24, 120
+	if hi-lo > most {
+		hi = lo + most
+	}
+	a, b := lo-ctx, hi+ctx
+	if a < 0 {
+		a = 0
+	}
+	if b > len(v) {
+		b = len(v)
+	}
+	for a > 0 && !utf8.RuneStart(v[a]) {
+		a--
+	}
+	for b < len(v) && !utf8.RuneStart(v[b]) {
+		b++
+	}
+	return strings.TrimSpace(strings.ReplaceAll(v[a:b], "\n", " "))
+}

@@ -1,0 +1,162 @@
+package protect
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// redaction is one secret format. group is the submatch replaced (0: the
+// whole match); check, when set, must accept the matched secret.
+type redaction struct {
+	rule  string
+	re    *regexp.Regexp
+	group int
+	check func(secret string) bool
+}
+
+var redactions = []redaction{
+	{rule: "private_key", re: regexp.MustCompile(`(?s)-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)`)},
+	{rule: "aws_access_key_id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`)},
+	{rule: "aws_secret_access_key", group: 1, re: regexp.MustCompile(`(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
+	{rule: "gcp_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`)},
+	{rule: "gcp_oauth_client_secret", re: regexp.MustCompile(`\bGOCSPX-[0-9A-Za-z_\-]{28}`)},
+	{rule: "azure_storage_key", group: 1, re: regexp.MustCompile(`(?i)AccountKey=([A-Za-z0-9+/]{86}==)`)},
+	{rule: "azure_sas_signature", group: 1, re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/=]{40,})`)},
+	{rule: "azure_client_secret", re: regexp.MustCompile(`\b[a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34}`)},
+	{rule: "github_token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b`)},
+	{rule: "github_token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{82}\b`)},
+	{rule: "gitlab_token", re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|ft|cbt)-[A-Za-z0-9_\-]{20,}`)},
+	{rule: "slack_webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}`)},
+	{rule: "slack_token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`)},
+	{rule: "stripe_key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}`)},
+	{rule: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+	{rule: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{rule: "url_credentials", group: 1, check: notPlaceholder, re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,100}:([^\s/@]{1,200})@`)},
+	// name = "…" with a high-entropy quoted value
+	{rule: "secret_assignment", group: 1, check: quotedSecret, re: regexp.MustCompile(secretName + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
+	// name=value unquoted (env files, YAML, shell) with a long high-entropy value
+	{rule: "secret_assignment", group: 1, check: bareSecret, re: regexp.MustCompile(secretName + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
+}
+
+// secretName is an identifier ending in a secret-bearing word (db_password,
+// API_TOKEN, clientSecret, secretKey); the keyword must end the name, so
+// tokenizer, tokenType or passwordPolicy never match.
+const secretName = `(?i)\b[a-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api_?key|apikey|access_?key|secret_?key|private_?key|client_?secret|auth_?key|credentials?)s?\b`
+
+// Redact replaces secrets in text with "[REDACTED:<rule>]" and returns the
+// rules that fired, sorted and distinct. It recognises private key blocks
+// (also cut off by a chunk boundary), AWS, GCP and Azure keys, GitHub,
+// GitLab, Slack, Stripe and npm tokens, JWTs, passwords in URLs, and quoted or
+// long bare high-entropy values assigned to names ending in password, secret,
+// token, api_key and the like. Code that merely names these things
+// (password := flag.String(…), token.Pos, secretName = "db") is left alone:
+// an assignment is redacted only when its value is a literal that looks
+// random (mixed letters and digits, high entropy, not a placeholder).
+func Redact(text string) (string, []string) {
+	fired := map[string]bool{}
+	for _, r := range redactions {
+		if !r.re.MatchString(text) {
+			continue
+		}
+		text = replaceSecrets(text, r, fired)
+	}
+	rules := make([]string, 0, len(fired))
+	for k := range fired {
+		rules = append(rules, k)
+	}
+	sort.Strings(rules)
+	return text, rules
+}
+
+func replaceSecrets(text string, r redaction, fired map[string]bool) string {
+	var b strings.Builder
+	last := 0
+	mark := "[REDACTED:" + r.rule + "]"
+	for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+		lo, hi := m[0], m[1]
+		if r.group > 0 {
+			lo, hi = -1, -1
+			// the first participating group from r.group on (alternatives)
+			for g := r.group; 2*g+1 < len(m); g++ {
+				if m[2*g] >= 0 {
+					lo, hi = m[2*g], m[2*g+1]
+					break
+				}
+			}
+			if lo < 0 {
+				continue
+			}
+		}
+		secret := text[lo:hi]
+		if strings.Contains(secret, "[REDACTED:") || (r.check != nil && !r.check(secret)) {
+			continue
+		}
+		b.WriteString(text[last:lo])
+		b.WriteString(mark)
+		last = hi
+		fired[r.rule] = true
+	}
+	if last == 0 {
+		return text
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// placeholderRE recognises documentation placeholders and template
+// references, which are not secrets.
+var placeholderRE = regexp.MustCompile(`(?i)^(?:\$|\{|<|%|\[)|\$\{|\{\{|xxxx|\*\*\*|\.\.\.|example|changeme|change_me|your[_-]|my[_-]?(?:password|secret|token)|placeholder|dummy|redacted|^(?:pass(?:word)?|passwd|pwd|secret|token|test|user|admin|root|foo|bar|none|null|empty)$`)
+
+func notPlaceholder(s string) bool { return !placeholderRE.MatchString(s) }
+
+// quotedSecret accepts a quoted literal that looks random: at least 8
+// characters, letters and digits both, Shannon entropy ≥ 3 bits per char.
+func quotedSecret(s string) bool {
+	return notPlaceholder(s) && hasLetterAndDigit(s) && entropy(s) >= 3.0
+}
+
+// bareSecret is stricter (an unquoted value is more often an identifier): at
+// least 16 characters, letters and digits, entropy ≥ 3.5, and not a dotted or
+// path-like name.
+func bareSecret(s string) bool {
+	if strings.Count(s, ".") > 1 || strings.HasPrefix(s, "/") {
+		return false
+	}
+	return notPlaceholder(s) && hasLetterAndDigit(s) && entropy(s) >= 3.5
+}
+
+func hasLetterAndDigit(s string) bool {
+	l, d := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			d = true
+		case (c|0x20) >= 'a' && (c|0x20) <= 'z':
+			l = true
+		}
+	}
+	return l && d
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	h := 0.0
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
