@@ -1,0 +1,318 @@
+// Package match is the literal matcher shared by the shape scout (document
+// frequencies) and the probe pass (hits): an Aho-Corasick automaton over
+// ASCII-case-folded bytes, so one pass over a file's bytes finds every term at
+// once without a lowercased copy and without a regular expression, followed by
+// an identifier-aware boundary check on the original bytes.
+//
+// Boundaries follow how code spells words: a term matches at the start of a
+// word, after '_' or '.', and at a camelCase hump ("Runnable" in
+// "isRunnable", "server" in "HTTPServer"), and it must end at a word end or a
+// hump. Plain lowercase words of four letters or more may also carry a short
+// English suffix ("command" matches "commands", "parse" matches "parsed"), so
+// the goal's prose finds the code's plurals. Case folding is ASCII only:
+// non-ASCII bytes must match exactly.
+package match
+
+import "bytes"
+
+// Matcher finds whole-word, case-insensitive occurrences of a fixed set of terms.
+type Matcher struct {
+	terms   []string // folded terms, in the caller's order
+	stem    []bool   // term may carry a suffix
+	class   [256]uint8
+	nclass  int
+	delta   []int32   // DFA: delta[state*nclass+class]
+	out     [][]int32 // term indices ending at a state (failure chain merged)
+	hasOut  []bool
+	minLen  int
+	unicode []bool // term holds non-ASCII bytes
+}
+
+// suffixes a stemmed term may carry before its word boundary.
+var suffixes = []string{"s", "es", "ed", "d", "r", "rs", "ing", "er", "ers", "ion", "ions", "ly"}
+
+func fold(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
+// Fold returns s with ASCII letters lowercased.
+func Fold(s string) string {
+	b := []byte(s)
+	for i := range b {
+		b[i] = fold(b[i])
+	}
+	return string(b)
+}
+
+func stemmable(t string) bool {
+	if len(t) < 4 {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] < 'a' || t[i] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+// New builds a matcher for terms (matched case-insensitively). Empty terms never
+// match. Term indices in results are indices into terms.
+func New(terms []string) *Matcher {
+	m := &Matcher{terms: make([]string, len(terms)), stem: make([]bool, len(terms))}
+	// Byte classes: every byte that occurs in a folded term gets its own class,
+	// and its uppercase twin shares it; everything else is class 0.
+	next := uint8(1)
+	for i, t := range terms {
+		ft := Fold(t)
+		m.terms[i] = ft
+		m.stem[i] = stemmable(ft)
+		for j := 0; j < len(ft); j++ {
+			c := ft[j]
+			if m.class[c] == 0 {
+				if next == 255 {
+					continue // more than 254 distinct bytes: the rest share class 0 and never match
+				}
+				m.class[c] = next
+				if 'a' <= c && c <= 'z' {
+					m.class[c-'a'+'A'] = next
+				}
+				next++
+			}
+		}
+	}
+	m.nclass = int(next)
+	// Trie.
+	type node struct {
+		next map[uint8]int32
+		fail int32
+		out  []int32
+	}
+	nodes := []node{{next: map[uint8]int32{}}}
+	for i, t := range m.terms {
+		if t == "" {
+			continue
+		}
+		s := int32(0)
+		ok := true
+		for j := 0; j < len(t); j++ {
+			c := m.class[t[j]]
+			if c == 0 {
+				ok = false
+				break
+			}
+			n, found := nodes[s].next[c]
+			if !found {
+				nodes = append(nodes, node{next: map[uint8]int32{}})
+				n = int32(len(nodes) - 1)
+				nodes[s].next[c] = n
+			}
+			s = n
+		}
+		if ok {
+			nodes[s].out = append(nodes[s].out, int32(i))
+		}
+	}
+	// BFS for failure links and the full DFA.
+	ns := len(nodes)
+	m.delta = make([]int32, ns*m.nclass)
+	m.out = make([][]int32, ns)
+	m.hasOut = make([]bool, ns)
+	queue := make([]int32, 0, ns)
+	for c := 1; c < m.nclass; c++ {
+		if n, ok := nodes[0].next[uint8(c)]; ok {
+			nodes[n].fail = 0
+			m.delta[c] = n
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		f := nodes[s].fail
+		nodes[s].out = append(nodes[s].out, m.out[f]...)
+		m.out[s] = nodes[s].out
+		m.hasOut[s] = len(m.out[s]) > 0
+		for c := 1; c < m.nclass; c++ {
+			if n, ok := nodes[s].next[uint8(c)]; ok {
+				nodes[n].fail = m.delta[int(f)*m.nclass+c]
+				m.delta[int(s)*m.nclass+c] = n
+				queue = append(queue, n)
+			} else {
+				m.delta[int(s)*m.nclass+c] = m.delta[int(f)*m.nclass+c]
+			}
+		}
+	}
+	return m
+}
+
+// Terms returns the folded terms.
+func (m *Matcher) Terms() []string { return m.terms }
+
+// Scan calls fn for every boundary-checked occurrence in data, in order of end
+// offset (ties by term index): term index, start and end byte offsets. fn
+// returns false to stop the scan.
+func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
+	if len(m.delta) == 0 {
+		return
+	}
+	nc := int32(m.nclass)
+	var s int32
+	delta, class, hasOut := m.delta, &m.class, m.hasOut
+	for i := 0; i < len(data); i++ {
+		s = delta[s*nc+int32(class[data[i]])]
+		if !hasOut[s] {
+			continue
+		}
+		for _, t := range m.out[s] {
+			start := i + 1 - len(m.terms[t])
+			end, ok := m.boundary(data, start, i+1, int(t))
+			if ok && !fn(int(t), start, end) {
+				return
+			}
+		}
+	}
+}
+
+func isLower(b byte) bool { return 'a' <= b && b <= 'z' }
+func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+func isAlnum(b byte) bool { return isLower(b) || isUpper(b) || isDigit(b) || b >= 0x80 }
+
+// boundary checks that data[start:end] is a whole-word occurrence of term t and
+// returns the end including an allowed suffix.
+func (m *Matcher) boundary(data []byte, start, end, t int) (int, bool) {
+	term := m.terms[t]
+	if isAlnum(term[0]) && start > 0 {
+		p, c := data[start-1], data[start]
+		if isAlnum(p) {
+			hump := isUpper(c) && (isLower(p) || isDigit(p) ||
+				(isUpper(p) && start+1 < len(data) && isLower(data[start+1])))
+			digitEdge := isDigit(p) != isDigit(c)
+			if !hump && !digitEdge {
+				return 0, false
+			}
+		}
+	}
+	last := term[len(term)-1]
+	if !isAlnum(last) || end == len(data) {
+		return end, true
+	}
+	n := data[end]
+	if !isAlnum(n) {
+		return end, true
+	}
+	prev := data[end-1]
+	if isUpper(n) && !isUpper(prev) {
+		return end, true // camel hump: "parse" in "parseArgs"
+	}
+	if isDigit(n) != isDigit(prev) {
+		return end, true // "utf" in "utf8"
+	}
+	if isUpper(n) && isUpper(prev) && end+1 < len(data) && isLower(data[end+1]) {
+		return end, true // "HTTP" in "HTTPServer"
+	}
+	if m.stem[t] {
+		for _, suf := range suffixes {
+			e := end + len(suf)
+			if e > len(data) {
+				continue
+			}
+			ok := true
+			for k := 0; k < len(suf); k++ {
+				if fold(data[end+k]) != suf[k] {
+					ok = false
+					break
+				}
+			}
+			if !ok {
+				continue
+			}
+			if e == len(data) || !isAlnum(data[e]) || (isUpper(data[e]) && !isUpper(data[e-1])) {
+				return e, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// Lines maps byte offsets to 1-based line numbers the way walk.Lines counts
+// lines: "\n", "\r\n" and a lone "\r" each end a line.
+type Lines struct {
+	data  []byte
+	pos   int // offset counted up to
+	line  int // line number at pos
+	lone  bool
+	lastC byte
+}
+
+// NewLines prepares line numbering over data. Offsets must be asked in
+// non-decreasing order.
+func NewLines(data []byte) *Lines {
+	l := &Lines{data: data, line: 1}
+	for i := 0; i < len(data); i++ {
+		if data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+			l.lone = true
+			break
+		}
+	}
+	return l
+}
+
+// At returns the line number of offset off and the bounds of that line
+// (without its terminator).
+func (l *Lines) At(off int) (line, lineStart, lineEnd int) {
+	if off < l.pos {
+		l.pos, l.line = 0, 1
+	}
+	if !l.lone {
+		for l.pos < off {
+			i := bytes.IndexByte(l.data[l.pos:off], '\n')
+			if i < 0 {
+				l.pos = off
+				break
+			}
+			l.pos += i + 1
+			l.line++
+		}
+	} else {
+		for ; l.pos < off; l.pos++ {
+			c := l.data[l.pos]
+			if c == '\n' || (c == '\r' && (l.pos+1 == len(l.data) || l.data[l.pos+1] != '\n')) {
+				l.line++
+			}
+		}
+	}
+	ls := off
+	for ls > 0 && l.data[ls-1] != '\n' && !(l.lone && l.data[ls-1] == '\r') {
+		ls--
+	}
+	le := off
+	for le < len(l.data) && l.data[le] != '\n' && l.data[le] != '\r' {
+		le++
+	}
+	return l.line, ls, le
+}
+
+// CountLines is the number of lines in data as walk.Lines counts them.
+func CountLines(data []byte) int {
+	if len(data) == 0 {
+		return 0
+	}
+	n := bytes.Count(data, []byte{'\n'})
+	if bytes.IndexByte(data, '\r') >= 0 {
+		for i := 0; i < len(data); i++ {
+			if data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+				n++
+			}
+		}
+	}
+	last := data[len(data)-1]
+	if last != '\n' && last != '\r' {
+		n++
+	}
+	return n
+}

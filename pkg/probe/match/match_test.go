@@ -1,0 +1,84 @@
+package match
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/walk"
+)
+
+func found(m *Matcher, text string) []string {
+	var got []string
+	m.Scan([]byte(text), func(t, s, e int) bool {
+		got = append(got, fmt.Sprintf("%s@%d:%s", m.Terms()[t], s, text[s:e]))
+		return true
+	})
+	return got
+}
+
+func TestBoundaries(t *testing.T) {
+	cases := []struct {
+		terms []string
+		text  string
+		want  string
+	}{
+		{[]string{"runnable"}, "if c.Runnable() {", "runnable@5:Runnable"},
+		{[]string{"runnable"}, "isRunnable := x", "runnable@2:Runnable"},
+		{[]string{"runnable"}, "unrunnable", ""},
+		{[]string{"parse"}, "parseArgs(x); parsed; parser; reparse", "parse@0:parse parse@14:parsed parse@22:parser"},
+		{[]string{"server"}, "HTTPServer serverless", "server@4:Server"},
+		{[]string{"http"}, "HTTPServer http2", "http@0:HTTP http@11:http"},
+		{[]string{"command"}, "commands subcommand Command_x", "command@0:commands command@20:Command"},
+		{[]string{"run"}, "runs running run_x rune", "run@13:run"},
+		{[]string{"content-length"}, "adds 'Content-Length' header", "content-length@6:Content-Length"},
+		{[]string{"c.run"}, "nil c.Run is", "c.run@4:c.Run"},
+		{[]string{"foo", "foobar"}, "foobar foo", "foobar@0:foobar foo@7:foo"},
+		{[]string{"he", "she", "hers"}, "ushers", ""},
+		{[]string{"café"}, "CAFÉ café", "café@6:café"},
+		{[]string{""}, "anything", ""},
+	}
+	for _, c := range cases {
+		got := strings.Join(found(New(c.terms), c.text), " ")
+		if got != c.want {
+			t.Errorf("%v in %q: got %q, want %q", c.terms, c.text, got, c.want)
+		}
+	}
+}
+
+func TestStop(t *testing.T) {
+	m := New([]string{"a"})
+	n := 0
+	m.Scan([]byte("a a a a"), func(int, int, int) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Fatalf("scan went on after stop: %d calls", n)
+	}
+}
+
+func TestLinesAgreeWithWalk(t *testing.T) {
+	for _, text := range []string{"a\nb\nc", "a\r\nb\r\nc\r\n", "a\rb\rc", "x\n\n\ny\n", "", "\n", "one"} {
+		if got, want := CountLines([]byte(text)), len(walk.Lines(text)); got != want {
+			t.Errorf("CountLines(%q) = %d, walk.Lines has %d", text, got, want)
+		}
+		ls := walk.Lines(text)
+		l := NewLines([]byte(text))
+		for i := 0; i < len(text); i++ {
+			if text[i] == '\n' || text[i] == '\r' {
+				continue
+			}
+			n, s, e := l.At(i)
+			if n < 1 || n > len(ls) || ls[n-1] != text[s:e] {
+				t.Errorf("%q offset %d: line %d %q, walk says %q", text, i, n, text[s:e], ls)
+			}
+		}
+	}
+}
+
+func BenchmarkScan(b *testing.B) {
+	m := New([]string{"command", "runnable", "parse", "flag", "help", "output", "execute", "error", "context", "writer", "buffer", "token"})
+	data := []byte(strings.Repeat("func (c *Command) execute(a []string) error { return c.Help(output) }\n", 2000))
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		m.Scan(data, func(int, int, int) bool { return true })
+	}
+}
