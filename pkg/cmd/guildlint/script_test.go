@@ -1,0 +1,22 @@
+package guildlint
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"guild-lint": func() { os.Exit(Main()) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../../testdata/script/guild-lint",
+		RequireExplicitExec: true,
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
+	})
+}
