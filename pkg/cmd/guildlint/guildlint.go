@@ -94,7 +94,7 @@ delimiters. --run DIR lints every *.md bundle in DIR (besides any named) and
 fails bundles whose Universal section differs by a byte from the run's, or
 whose Role-dependent section differs from other bundles of the same specialist.
 BUNDLE "-" reads a bundle from standard input.`,
-		Example: "guild-bundle --plan .guild/plan/search.md --all --run-id r1 >/dev/null && guild-lint --strict --run .guild/context/r1",
+		Example:   "guild-bundle --plan .guild/plan/search.md --all --run-id r1 >/dev/null && guild-lint --strict --run .guild/context/r1",
 		NoRecords: true,
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&strict, "strict", false, "also fail integrity problems: raw recall text, missing integrity notice, unbalanced delimiters")
