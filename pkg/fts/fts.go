@@ -1,0 +1,498 @@
+// Package fts is the persistent wiki index: an SQLite FTS5 database (pure Go,
+// modernc.org/sqlite) at .guild/indexes/wiki.sqlite holding every section of
+// every wiki page, refreshed incrementally by content hash.
+//
+// Consistency rules:
+//
+//   - A refresh compares each page's size and modification time with the
+//     stored ones and re-reads only pages that differ (or were modified within
+//     racyWindow of being indexed, as git does for racy entries); a re-read
+//     page whose SHA-256 is unchanged is not re-indexed. Additions, changes
+//     and deletions are applied in one IMMEDIATE transaction, so a concurrent
+//     reader sees the old index or the new one, never a mixture, and two
+//     refreshing processes serialise on SQLite's lock (busy timeout).
+//   - A first build, and the rebuild of an index that cannot be trusted, is
+//     written to a temporary file in the same directory and renamed over the
+//     old one: the path holds a whole index or none.
+//   - An index that fails to open, has another schema version, or reports
+//     corruption while being read is never trusted: it is rebuilt from the
+//     wiki and the caller is told why (Stats.Rebuilt), so it can warn.
+//
+// Documents are sections (a heading and its text); their terms come from
+// pkg/bm25's identifier-aware tokenizer and are stored space-separated in a
+// contentless FTS5 column whose tokenizer keeps '.', '_' and '-' inside
+// tokens, so the index matches exactly what the in-memory BM25 would.
+package fts
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rtch/rtch/pkg/bm25"
+	"github.com/rtch/rtch/pkg/wiki"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// RelPath is where the index lives under a project root.
+const RelPath = ".guild/indexes/wiki.sqlite"
+
+// schemaVersion changes whenever the tables or the tokenizer change; an index
+// with another version is rebuilt.
+const schemaVersion = "guild-wiki-fts-2"
+
+// racyWindow: a page modified this close to the moment it was indexed is
+// re-hashed on the next refresh, because a second write inside the file
+// system's timestamp granularity would leave size and mtime unchanged.
+const racyWindow = int64(2 * time.Second)
+
+const schemaSQL = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE pages(
+	id INTEGER PRIMARY KEY,
+	path TEXT NOT NULL UNIQUE,
+	hash TEXT NOT NULL,
+	size INTEGER NOT NULL,
+	mtime INTEGER NOT NULL,
+	indexed_at INTEGER NOT NULL,
+	category TEXT NOT NULL,
+	importance INTEGER NOT NULL,
+	page TEXT NOT NULL,
+	diags TEXT NOT NULL
+);
+CREATE TABLE sections(
+	id INTEGER PRIMARY KEY,
+	page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE,
+	ord INTEGER NOT NULL,
+	heading TEXT NOT NULL,
+	start_line INTEGER NOT NULL,
+	end_line INTEGER NOT NULL,
+	text TEXT NOT NULL
+);
+CREATE INDEX sections_page ON sections(page_id);
+CREATE TABLE supersedes(page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE, target TEXT NOT NULL);
+CREATE INDEX supersedes_page ON supersedes(page_id);
+CREATE VIRTUAL TABLE sections_fts USING fts5(
+	terms, content='', contentless_delete=1,
+	tokenize="unicode61 remove_diacritics 0 tokenchars '._-'"
+);
+`
+
+// PageMeta is what the index keeps about a page besides its sections: enough
+// to classify its chunks without reading the file again.
+type PageMeta struct {
+	// Category is the page type (frontmatter type or folder).
+	Category string `json:"category"`
+	// Title is the page title.
+	Title string `json:"title"`
+	// Front is the accepted frontmatter (zero when absent or rejected).
+	Front wiki.Frontmatter `json:"front"`
+	// HasFront reports accepted frontmatter.
+	HasFront bool `json:"has_front"`
+}
+
+// Stats count what one Open/Refresh did.
+type Stats struct {
+	// Pages is the number of pages in the index afterwards.
+	Pages int
+	// Added, Changed and Deleted pages were (re)indexed or removed.
+	Added, Changed, Deleted int
+	// Unchanged pages kept their rows (Rehashed of them were re-read and
+	// found byte-identical).
+	Unchanged, Rehashed int
+	// Rebuilt is non-empty when the whole index was rebuilt, and says why.
+	Rebuilt string
+}
+
+// Reindexed is the number of pages whose sections were written.
+func (s Stats) Reindexed() int { return s.Added + s.Changed }
+
+// Index is an open wiki index.
+type Index struct {
+	db   *sql.DB
+	root string
+	path string
+	max  int64
+}
+
+// Options configure Open.
+type Options struct {
+	// MaxPageBytes skips larger pages (wiki.DefaultMaxFileBytes when zero).
+	MaxPageBytes int64
+	// Now stamps indexed_at (time.Now when nil).
+	Now func() time.Time
+}
+
+// Open opens (building or rebuilding as needed) the index of the wiki under
+// root, refreshes it, and returns it with what the refresh did and the wiki
+// diagnostics of every indexed page. The caller must Close it.
+func Open(ctx context.Context, root string, opt Options) (*Index, Stats, []wiki.Diagnostic, error) {
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	ix := &Index{root: root, path: filepath.Join(root, filepath.FromSlash(RelPath)), max: opt.MaxPageBytes}
+	var st Stats
+	var reason string
+	if _, err := os.Stat(ix.path); err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, st, nil, err
+		}
+		reason = "-"
+	} else if err := ix.open(ctx); err != nil {
+		reason = err.Error()
+	}
+	if reason != "" {
+		if err := ix.rebuild(ctx, opt); err != nil {
+			return nil, st, nil, err
+		}
+		if reason != "-" {
+			st.Rebuilt = reason
+		}
+	}
+	s, diags, err := ix.refresh(ctx, opt)
+	if err != nil && isCorrupt(err) && st.Rebuilt == "" {
+		ix.Close()
+		if err := ix.rebuild(ctx, opt); err != nil {
+			return nil, st, nil, err
+		}
+		st.Rebuilt = err.Error()
+		s, diags, err = ix.refresh(ctx, opt)
+	}
+	if err != nil {
+		ix.Close()
+		return nil, st, nil, fmt.Errorf("%s: %w", RelPath, err)
+	}
+	s.Rebuilt = st.Rebuilt
+	if reason == "-" || st.Rebuilt != "" {
+		// A fresh build counts every page as added, whatever refresh saw.
+		s.Added, s.Changed, s.Unchanged, s.Rehashed = s.Pages, 0, 0, 0
+	}
+	return ix, s, diags, nil
+}
+
+// Close releases the database.
+func (ix *Index) Close() error {
+	if ix.db == nil {
+		return nil
+	}
+	err := ix.db.Close()
+	ix.db = nil
+	return err
+}
+
+func dsn(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(DELETE)&_txlock=immediate"
+}
+
+// open opens the existing file and checks it is an index of this schema.
+func (ix *Index) open(ctx context.Context) error {
+	db, err := sql.Open("sqlite", dsn(ix.path))
+	if err != nil {
+		return err
+	}
+	var v string
+	if err := db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='schema'`).Scan(&v); err != nil {
+		db.Close()
+		return fmt.Errorf("unreadable index: %v", err)
+	}
+	if v != schemaVersion {
+		db.Close()
+		return fmt.Errorf("index schema %q, want %q", v, schemaVersion)
+	}
+	ix.db = db
+	return nil
+}
+
+// rebuild writes an empty index of the current schema to a temporary file
+// and renames it over the old one; refresh then fills it. The pages are
+// indexed into the temporary file first so the rename publishes a complete
+// index.
+func (ix *Index) rebuild(ctx context.Context, opt Options) error {
+	ix.Close()
+	dir := filepath.Dir(ix.path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".wiki.sqlite.tmp-*")
+	if err != nil {
+		return err
+	}
+	tmpPath := tmp.Name()
+	tmp.Close()
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmpPath)
+		}
+	}()
+	db, err := sql.Open("sqlite", dsn(tmpPath))
+	if err != nil {
+		return err
+	}
+	t := &Index{db: db, root: ix.root, path: tmpPath, max: ix.max}
+	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
+		db.Close()
+		return fmt.Errorf("create index: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema', ?)`, schemaVersion); err != nil {
+		db.Close()
+		return err
+	}
+	if _, _, err := t.refresh(ctx, opt); err != nil {
+		db.Close()
+		return err
+	}
+	if err := db.Close(); err != nil {
+		return err
+	}
+	// A journal left by a crashed writer of the old file must not be replayed
+	// into the new one.
+	os.Remove(ix.path + "-journal")
+	if err := os.Rename(tmpPath, ix.path); err != nil {
+		return err
+	}
+	ok = true
+	return ix.open(ctx)
+}
+
+func isCorrupt(err error) bool {
+	s := strings.ToLower(err.Error())
+	return strings.Contains(s, "malformed") || strings.Contains(s, "corrupt") ||
+		strings.Contains(s, "not a database") || strings.Contains(s, "no such table") ||
+		strings.Contains(s, "fts5")
+}
+
+type stored struct {
+	id                     int64
+	hash                   string
+	size, mtime, indexedAt int64
+}
+
+// refresh brings the index in line with the wiki on disk.
+func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagnostic, error) {
+	var st Stats
+	files, diags, err := wiki.List(ix.root, ix.max)
+	if err != nil {
+		return st, nil, err
+	}
+	have, err := ix.storedPages(ctx, ix.db)
+	if err != nil {
+		return st, nil, err
+	}
+	if needsWrite(files, have) {
+		tx, err := ix.db.BeginTx(ctx, nil)
+		if err != nil {
+			return st, nil, err
+		}
+		// BEGIN IMMEDIATE (the DSN's _txlock) holds the write lock from
+		// here on; recompute against what is stored under the lock, so two
+		// refreshing processes never apply the same change twice.
+		have, err = ix.storedPages(ctx, tx)
+		if err != nil {
+			tx.Rollback()
+			return st, nil, err
+		}
+		var rdiags []wiki.Diagnostic
+		st, rdiags, err = ix.apply(ctx, tx, files, have, opt.Now().UnixNano())
+		if err != nil {
+			tx.Rollback()
+			return st, nil, err
+		}
+		diags = append(diags, rdiags...)
+		if err := tx.Commit(); err != nil {
+			return st, nil, err
+		}
+	} else {
+		st.Unchanged = len(files)
+	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM pages`).Scan(&st.Pages); err != nil {
+		return st, nil, err
+	}
+	pd, err := ix.pageDiags(ctx)
+	if err != nil {
+		return st, nil, err
+	}
+	return st, append(diags, pd...), nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored, error) {
+	rows, err := q.QueryContext(ctx, `SELECT id, path, hash, size, mtime, indexed_at FROM pages`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	have := map[string]stored{}
+	for rows.Next() {
+		var s stored
+		var p string
+		if err := rows.Scan(&s.id, &p, &s.hash, &s.size, &s.mtime, &s.indexedAt); err != nil {
+			return nil, err
+		}
+		have[p] = s
+	}
+	return have, rows.Err()
+}
+
+// fresh reports whether a stored page can be trusted without reading it.
+func fresh(f wiki.File, s stored) bool {
+	return f.Size == s.size && f.ModTime == s.mtime && s.indexedAt-s.mtime > racyWindow
+}
+
+func needsWrite(files []wiki.File, have map[string]stored) bool {
+	if len(files) != len(have) {
+		return true
+	}
+	for _, f := range files {
+		s, ok := have[f.Path]
+		if !ok || !fresh(f, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have map[string]stored, now int64) (Stats, []wiki.Diagnostic, error) {
+	var st Stats
+	var diags []wiki.Diagnostic
+	onDisk := map[string]bool{}
+	for _, f := range files {
+		onDisk[f.Path] = true
+		s, ok := have[f.Path]
+		if ok && fresh(f, s) {
+			st.Unchanged++
+			continue
+		}
+		p, d, err := wiki.Read(ix.root, f)
+		if err != nil {
+			diags = append(diags, wiki.Diagnostic{Path: f.Path, Message: strings.TrimPrefix(err.Error(), f.Path+": ")})
+			if ok {
+				if err := deletePage(ctx, tx, s.id); err != nil {
+					return st, nil, err
+				}
+				st.Deleted++
+			}
+			continue
+		}
+		if ok && p.Hash == s.hash {
+			st.Unchanged++
+			st.Rehashed++
+			if _, err := tx.ExecContext(ctx, `UPDATE pages SET size=?, mtime=?, indexed_at=? WHERE id=?`, f.Size, f.ModTime, now, s.id); err != nil {
+				return st, nil, err
+			}
+			continue
+		}
+		if ok {
+			if err := deletePage(ctx, tx, s.id); err != nil {
+				return st, nil, err
+			}
+			st.Changed++
+		} else {
+			st.Added++
+		}
+		if err := insertPage(ctx, tx, f, p, d, now); err != nil {
+			return st, nil, err
+		}
+	}
+	for path, s := range have {
+		if !onDisk[path] {
+			if err := deletePage(ctx, tx, s.id); err != nil {
+				return st, nil, err
+			}
+			st.Deleted++
+		}
+	}
+	return st, diags, nil
+}
+
+func deletePage(ctx context.Context, tx *sql.Tx, id int64) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE page_id=?)`, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sections WHERE page_id=?`, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM supersedes WHERE page_id=?`, id); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM pages WHERE id=?`, id)
+	return err
+}
+
+// SectionTerms is the text a section is indexed under: page title, heading
+// path and section text, tokenized by bm25.Terms. The in-memory BM25 path
+// uses the same function, so both mechanisms see the same terms.
+func SectionTerms(title string, s wiki.Section) []string {
+	return bm25.Terms(title + "\n" + s.HeadingPath() + "\n" + s.Text)
+}
+
+func insertPage(ctx context.Context, tx *sql.Tx, f wiki.File, p *wiki.Page, d []wiki.Diagnostic, now int64) error {
+	meta, err := json.Marshal(PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront})
+	if err != nil {
+		return err
+	}
+	dj, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO pages(path, hash, size, mtime, indexed_at, category, importance, page, diags) VALUES(?,?,?,?,?,?,?,?,?)`,
+		p.Path, p.Hash, f.Size, f.ModTime, now, p.Category, p.Front.Importance, string(meta), string(dj))
+	if err != nil {
+		return err
+	}
+	pid, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	for _, t := range p.Front.Supersedes {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO supersedes(page_id, target) VALUES(?, ?)`, pid, t); err != nil {
+			return err
+		}
+	}
+	for i, s := range p.Sections {
+		r, err := tx.ExecContext(ctx, `INSERT INTO sections(page_id, ord, heading, start_line, end_line, text) VALUES(?,?,?,?,?,?)`,
+			pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
+		if err != nil {
+			return err
+		}
+		sid, err := r.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sections_fts(rowid, terms) VALUES(?, ?)`, sid, strings.Join(SectionTerms(p.Title, s), " ")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ix *Index) pageDiags(ctx context.Context) ([]wiki.Diagnostic, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT diags FROM pages WHERE diags != 'null' ORDER BY path`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []wiki.Diagnostic
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		var d []wiki.Diagnostic
+		if err := json.Unmarshal([]byte(s), &d); err != nil {
+			return nil, fmt.Errorf("stored diagnostics: %w", err)
+		}
+		out = append(out, d...)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,279 @@
+package fts
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rtch/rtch/pkg/fts/internal/synth"
+)
+
+// clock is a test clock far enough ahead of file mtimes that no page is racy.
+func later() time.Time { return time.Now().Add(time.Minute) }
+
+func writeFile(t *testing.T, root, rel, s string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func project(t *testing.T) string {
+	root := t.TempDir()
+	writeFile(t, root, "wiki/standards/retries.md", "---\ntype: standard\nowner: reviewed\nimportance: 4\n---\n# Retries\n\n## Backoff\nUse RetryPolicy with exponential backoff and jitter.\n\n## Budgets\nEvery client has a retry budget.\n")
+	writeFile(t, root, "wiki/decisions/ledger.md", "---\ntype: decision\nimportance: 5\nsupersedes: [wiki/decisions/old-ledger.md]\n---\n# Ledger\nThe ledger is append only; settlement runs nightly.\n")
+	writeFile(t, root, "wiki/concepts/minor.md", "---\nimportance: 1\n---\n# Minor\nretry notes of little importance\n")
+	writeFile(t, root, "wiki/concepts/bad.md", "---\nowner: a\nowner: b\n---\n# Bad\nretry budget page with a broken frontmatter\n")
+	return root
+}
+
+func open(t *testing.T, root string) (*Index, Stats) {
+	t.Helper()
+	ix, st, _, err := Open(context.Background(), root, Options{Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix, st
+}
+
+func TestBuildAndSearch(t *testing.T) {
+	root := project(t)
+	ix, st, diags, err := Open(context.Background(), root, Options{Now: later})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if st.Pages != 4 || st.Added != 4 || st.Rebuilt != "" {
+		t.Fatalf("stats %+v", st)
+	}
+	if len(diags) != 1 || diags[0].Path != "wiki/concepts/bad.md" || diags[0].Line != 3 {
+		t.Fatalf("diags %v", diags)
+	}
+	hits, err := ix.Search(context.Background(), "retry policy backoff", Filter{MinImportance: 3, DefaultImportance: 3}, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hits {
+		got = append(got, h.Path+"#"+h.Heading)
+	}
+	want := []string{"wiki/standards/retries.md#Retries > Backoff", "wiki/concepts/bad.md#Bad", "wiki/standards/retries.md#Retries > Budgets"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("hits %q", got)
+	}
+	if hits[0].Page.Front.Owner != "reviewed" || hits[0].StartLine != 8 || hits[0].Rank <= hits[1].Rank {
+		t.Fatalf("hit %+v", hits[0])
+	}
+	// Identifier parts match: "policy" alone finds RetryPolicy.
+	if hs, _ := ix.Search(context.Background(), "policy", Filter{}, 10); len(hs) != 1 {
+		t.Fatalf("identifier split: %v", hs)
+	}
+	hs, _ := ix.Search(context.Background(), "retry", Filter{Categories: []string{"decision", "standard"}}, 10)
+	for _, h := range hs {
+		if h.Page.Category != "standard" {
+			t.Fatalf("category filter: %+v", h)
+		}
+	}
+	sup, err := ix.Superseded(context.Background())
+	if err != nil || !sup["wiki/decisions/old-ledger.md"] || len(sup) != 1 {
+		t.Fatalf("superseded %v %v", sup, err)
+	}
+}
+
+func TestIncremental(t *testing.T) {
+	root := project(t)
+	ix, _ := open(t, root)
+	ix.Close()
+
+	_, st := open(t, root)
+	if st.Reindexed() != 0 || st.Deleted != 0 || st.Unchanged != 4 {
+		t.Fatalf("no-op refresh: %+v", st)
+	}
+	writeFile(t, root, "wiki/concepts/new.md", "# New\nnovel quokka text\n")
+	_, st = open(t, root)
+	if st.Added != 1 || st.Changed != 0 || st.Deleted != 0 || st.Pages != 5 {
+		t.Fatalf("add: %+v", st)
+	}
+	writeFile(t, root, "wiki/concepts/new.md", "# New\nchanged wombat text\n")
+	ix, st = open(t, root)
+	if st.Added != 0 || st.Changed != 1 || st.Deleted != 0 {
+		t.Fatalf("change: %+v", st)
+	}
+	if hs, _ := ix.Search(context.Background(), "quokka", Filter{}, 5); len(hs) != 0 {
+		t.Fatal("stale text still indexed")
+	}
+	if hs, _ := ix.Search(context.Background(), "wombat", Filter{}, 5); len(hs) != 1 {
+		t.Fatal("new text not indexed")
+	}
+	os.Remove(filepath.Join(root, "wiki/concepts/new.md"))
+	ix, st = open(t, root)
+	if st.Added != 0 || st.Changed != 0 || st.Deleted != 1 || st.Pages != 4 {
+		t.Fatalf("delete: %+v", st)
+	}
+	if hs, _ := ix.Search(context.Background(), "wombat", Filter{}, 5); len(hs) != 0 {
+		t.Fatal("deleted page still indexed")
+	}
+	// Touching a file without changing its bytes re-hashes but re-indexes nothing.
+	future := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "wiki/concepts/minor.md"), future, future)
+	_, st = open(t, root)
+	if st.Reindexed() != 0 || st.Rehashed != 1 {
+		t.Fatalf("touch: %+v", st)
+	}
+}
+
+func TestRacyPageRehashed(t *testing.T) {
+	root := project(t)
+	// Indexed "now": every page was modified within the racy window.
+	ix, _, _, err := Open(context.Background(), root, Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	// Same size, same mtime, different bytes: only the racy check catches it.
+	p := filepath.Join(root, "wiki/concepts/minor.md")
+	info, _ := os.Stat(p)
+	data, _ := os.ReadFile(p)
+	data = []byte(strings.Replace(string(data), "little", "zebras", 1))
+	os.WriteFile(p, data, 0o644)
+	os.Chtimes(p, info.ModTime(), info.ModTime())
+	ix, st := open(t, root)
+	if st.Changed != 1 {
+		t.Fatalf("racy change missed: %+v", st)
+	}
+	if hs, _ := ix.Search(context.Background(), "zebras", Filter{}, 5); len(hs) != 1 {
+		t.Fatal("racy change not indexed")
+	}
+}
+
+func TestCorruptIndexRebuilt(t *testing.T) {
+	for name, damage := range map[string]func(p string){
+		"garbage": func(p string) {
+			os.WriteFile(p, []byte("this is not a database at all, not even close........"), 0o644)
+		},
+		"empty": func(p string) { os.WriteFile(p, nil, 0o644) },
+		"truncated": func(p string) {
+			info, _ := os.Stat(p)
+			os.Truncate(p, info.Size()/2)
+		},
+		"foreign": func(p string) {
+			// A valid SQLite file that is not our index.
+			os.Remove(p)
+			db, err := sql.Open("sqlite", p)
+			if err == nil {
+				db.Exec(`CREATE TABLE other(x)`)
+				db.Close()
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := project(t)
+			ix, _ := open(t, root)
+			ix.Close()
+			damage(filepath.Join(root, RelPath))
+			ix, st, _, err := Open(context.Background(), root, Options{Now: later})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			hs, err := ix.Search(context.Background(), "ledger settlement", Filter{}, 5)
+			if IsCorrupt(err) {
+				if st.Rebuilt != "" {
+					t.Fatalf("rebuilt index still corrupt: %v", err)
+				}
+				if err := ix.Rebuild(context.Background(), Options{Now: later}); err != nil {
+					t.Fatal(err)
+				}
+				st.Rebuilt = err.Error()
+				hs, err = ix.Search(context.Background(), "ledger settlement", Filter{}, 5)
+			}
+			if err != nil || len(hs) != 1 {
+				t.Fatalf("after damage: %v %v", hs, err)
+			}
+			t.Logf("rebuilt: %s", st.Rebuilt)
+			if st.Rebuilt == "" {
+				t.Fatalf("no rebuild reported: %+v", st)
+			}
+		})
+	}
+}
+
+func TestConcurrentReaders(t *testing.T) {
+	root := t.TempDir()
+	if err := synth.Generate(root, 60, 1); err != nil {
+		t.Fatal(err)
+	}
+	ix, _ := open(t, root)
+	ix.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := 0; i < 5; i++ {
+				writeFile(t, root, filepath.Join("wiki/concepts", "c"+string(rune('a'+w))+".md"), strings.Repeat("gossip raft lease ", i+1))
+				ix, _, _, err := Open(context.Background(), root, Options{Now: later})
+				if err != nil {
+					errs <- err
+					return
+				}
+				ix.Close()
+			}
+		}(w)
+	}
+	for r := 0; r < 2; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 10; i++ {
+				ix, _, _, err := Open(context.Background(), root, Options{Now: later})
+				if err != nil {
+					errs <- err
+					return
+				}
+				hs, err := ix.Search(context.Background(), "idempotency ledger", Filter{}, 10)
+				ix.Close()
+				if err != nil || len(hs) == 0 {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	_, st := open(t, root)
+	if st.Pages != 63 {
+		t.Fatalf("pages %d", st.Pages)
+	}
+}
+
+func BenchmarkBuild1000(b *testing.B) {
+	src := b.TempDir()
+	if err := synth.Generate(src, 1000, 1); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		os.Remove(filepath.Join(src, RelPath))
+		ix, _, _, err := Open(context.Background(), src, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
+	}
+}
