@@ -1,0 +1,986 @@
+package hydrate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens"
+)
+
+// Stage is the stage name hydration writes into its skips.
+const Stage = "hydrate"
+
+// NarrowWindow is the half-width tried when a surface's first window does not
+// fit the remaining budget: a short look at the best line beats no look.
+const NarrowWindow = 5
+
+// breadthShare is the share of the budget the first pass may spend giving each
+// ranked surface its first chunk, in rank order; the rest deepens the top
+// surfaces before the remaining surfaces get their first chunk.
+const breadthShare = 0.6
+
+// maxAnchors caps the target lines considered on one surface.
+const maxAnchors = 32
+
+// Protector checks and cleans chunk text: it returns the text with secrets
+// redacted and the flags to record ("injection:<pattern>", "redacted:<rule>").
+type Protector func(text string) (string, []string)
+
+// Options configure hydration.
+type Options struct {
+	// Root is the absolute zone root.
+	Root string
+	// Commit is the git HEAD recorded in each chunk ("" outside git).
+	Commit string
+	// Fanout is the fanout level (conservative, normal, wide).
+	Fanout string
+	// Budget is the total token cap of all chunks.
+	Budget int
+	// Window is the half-width of a window around a target line.
+	Window int
+	// WholeFileLines: a file of at most this many lines may be read whole.
+	WholeFileLines int
+	// KnownTargetLines: the known target may be read whole up to this many
+	// lines when the fanout is not wide.
+	KnownTargetLines int
+	// MaxChunksPerProbe caps the chunks anchored by one probe's hits.
+	MaxChunksPerProbe int
+	// MaxFileSize is the largest file read (bytes).
+	MaxFileSize int64
+	// MaxLineRunes caps one line of chunk text.
+	MaxLineRunes int
+	// Protect checks and redacts chunk text; nil leaves text as read.
+	Protect Protector
+}
+
+// NewOptions fills Options from the configuration and the intake: the budget
+// is the intake's budget_tokens when set, else the fanout level's.
+func NewOptions(cfg *config.Config, in *Input, root string) Options {
+	if cfg == nil {
+		cfg = &config.Config{}
+	}
+	o := Options{
+		Root:              root,
+		Fanout:            "normal",
+		Window:            pick(cfg.Hydrate.Window, config.DefaultWindow),
+		WholeFileLines:    pick(cfg.Hydrate.WholeFileLines, config.DefaultWholeFile),
+		KnownTargetLines:  pick(cfg.Hydrate.KnownTargetLines, config.DefaultKnownTarget),
+		MaxChunksPerProbe: pick(cfg.Hydrate.MaxChunksPerProbe, config.DefaultMaxChunks),
+		MaxFileSize:       cfg.MaxFileSize(),
+		MaxLineRunes:      DefaultMaxLineRunes,
+	}
+	if in != nil && in.Intake != nil && in.Intake.FanoutLevel != "" {
+		o.Fanout = in.Intake.FanoutLevel
+	}
+	o.Budget = cfg.BudgetFor(o.Fanout)
+	if in != nil && in.Intake != nil && in.Intake.BudgetTokens > 0 {
+		o.Budget = in.Intake.BudgetTokens
+	}
+	if in != nil && in.Zone != nil && in.Zone.Git != nil {
+		o.Commit = in.Zone.Git.Head
+	}
+	return o
+}
+
+func pick(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// Result is what hydration produced.
+type Result struct {
+	// Chunks in fill order: surfaces in rank order, each surface's chunks by line.
+	Chunks []schema.Chunk
+	// Skips are every ranked (or hit) surface, range or row not hydrated.
+	Skips []schema.Skip
+	// Spent is the sum of the chunks' est_tokens; Cap the budget.
+	Spent, Cap int
+}
+
+// surface is one ranked file being planned.
+type surface struct {
+	rs      schema.RankedSurface
+	order   int // position in fill order
+	known   bool
+	file    *File
+	steps   []*step
+	next    int
+	chunks  []schema.Chunk
+	spent   int
+	capped  []string // ranges refused by the per-probe cap
+	probes  []string // probes charged for the chunks held
+	skipped bool
+}
+
+// step is one thing a surface may be given: a window (or merged windows), or
+// the whole file replacing what it holds.
+type step struct {
+	seg     segment
+	whole   bool
+	replace bool
+	chunks  []schema.Chunk
+	cost    int
+}
+
+// segment is a line range with the anchor it was built around.
+type segment struct {
+	s, e, target int
+	hit          *schema.Hit
+	anchors      []int
+}
+
+type hydrator struct {
+	in        *Input
+	o         Options
+	hits      map[string][]schema.Hit
+	origin    map[string]string
+	family    map[string]string
+	truth     map[string]bool
+	corrected map[string]map[int]schema.EffectiveRecord
+	forbidden []string
+	neighbor  map[string]bool
+	skips     []schema.Skip
+	perProbe  map[string]int
+	heldView  map[string]bool
+	spent     int
+}
+
+// ErrNoRank is returned when the stream has no rtch.rank record.
+var ErrNoRank = errors.New("no rtch.rank record on input; run rtch-probe first")
+
+// ErrNoZone is returned when the stream has no rtch.zone record.
+var ErrNoZone = errors.New("no rtch.zone record on input; run rtch-zone first")
+
+// Hydrate reads bounded chunks of the ranked surfaces within the budget.
+func Hydrate(in *Input, o Options) (*Result, error) {
+	if in.Rank == nil {
+		return nil, ErrNoRank
+	}
+	if in.Zone == nil {
+		return nil, ErrNoZone
+	}
+	if o.Window <= 0 {
+		o.Window = config.DefaultWindow
+	}
+	if o.MaxChunksPerProbe <= 0 {
+		o.MaxChunksPerProbe = config.DefaultMaxChunks
+	}
+	h := &hydrator{in: in, o: o, perProbe: map[string]int{}, heldView: map[string]bool{}}
+	h.index()
+	surfaces := h.surfaces()
+	for _, sf := range surfaces {
+		h.plan(sf)
+	}
+	h.fill(surfaces)
+
+	res := &Result{Cap: o.Budget, Spent: h.spent}
+	for _, sf := range surfaces {
+		sort.SliceStable(sf.chunks, func(i, j int) bool { return sf.chunks[i].StartLine < sf.chunks[j].StartLine })
+		res.Chunks = append(res.Chunks, sf.chunks...)
+		h.unread(sf)
+	}
+	h.unranked(surfaces)
+	res.Skips = h.skips
+	return res, nil
+}
+
+// index builds the lookup tables.
+func (h *hydrator) index() {
+	h.hits = map[string][]schema.Hit{}
+	for _, x := range h.in.Hits {
+		h.hits[x.Path] = append(h.hits[x.Path], x)
+	}
+	h.origin = map[string]string{}
+	for _, c := range h.in.Candidates {
+		if _, ok := h.origin[c.Term]; !ok {
+			h.origin[c.Term] = c.Origin
+		}
+	}
+	h.family = map[string]string{}
+	for _, p := range h.in.Probes {
+		h.family[p.ProbeID] = p.Family
+	}
+	h.truth = map[string]bool{}
+	for _, p := range h.in.Zone.TruthFiles {
+		h.truth[p] = true
+	}
+	for _, p := range h.in.Zone.Manifests {
+		h.truth[p] = true
+	}
+	h.corrected = map[string]map[int]schema.EffectiveRecord{}
+	if h.in.Gate != nil {
+		for _, er := range h.in.Gate.EffectiveRecords {
+			p, n, ok := parseLocation(er.BaseLocation)
+			if !ok {
+				p, n = er.TargetSurface, 0
+			}
+			if p == "" {
+				continue
+			}
+			if h.corrected[p] == nil {
+				h.corrected[p] = map[int]schema.EffectiveRecord{}
+			}
+			h.corrected[p][n] = er
+		}
+	}
+	if h.in.Intake != nil {
+		h.forbidden = append(h.forbidden, h.in.Intake.ForbiddenAssumptions...)
+	}
+	h.neighbor = map[string]bool{}
+	if h.in.Basket != nil {
+		h.forbidden = append(h.forbidden, h.in.Basket.Exclusions...)
+		for _, p := range h.in.Basket.NeighborSurfaces {
+			h.neighbor[p] = true
+		}
+	}
+}
+
+// parseLocation splits "PATH:L<n>".
+func parseLocation(loc string) (string, int, bool) {
+	i := strings.LastIndex(loc, ":L")
+	if i < 0 {
+		return "", 0, false
+	}
+	n, err := strconv.Atoi(loc[i+2:])
+	if err != nil || n < 1 {
+		return "", 0, false
+	}
+	return loc[:i], n, true
+}
+
+// surfaces lists the surfaces in fill order: the intake's known target first,
+// then the ranking.
+func (h *hydrator) surfaces() []*surface {
+	var out []*surface
+	seen := map[string]bool{}
+	kt, ktRange := h.knownTarget()
+	if kt != "" {
+		sf := &surface{known: true}
+		for _, rs := range h.in.Rank.Surfaces {
+			if rs.Path == kt {
+				sf.rs = rs
+			}
+		}
+		if sf.rs.Path == "" {
+			sf.rs = schema.RankedSurface{Path: kt, WhySelected: []string{"known_target from the intake"}, Terms: []string{"known_target"}}
+		}
+		if ktRange[0] > 0 {
+			sf.rs.Anchors = append([]int{-1}, sf.rs.Anchors...)
+		}
+		out = append(out, sf)
+		seen[kt] = true
+	}
+	for _, rs := range h.in.Rank.Surfaces {
+		if seen[rs.Path] {
+			continue
+		}
+		seen[rs.Path] = true
+		out = append(out, &surface{rs: rs})
+	}
+	for i, sf := range out {
+		sf.order = i
+	}
+	return out
+}
+
+// knownTarget returns the intake's known target path and optional range.
+func (h *hydrator) knownTarget() (string, [2]int) {
+	if h.in.Intake == nil || h.in.Intake.KnownTarget == "" {
+		return "", [2]int{}
+	}
+	kt := h.in.Intake.KnownTarget
+	if r, err := ParseRange(kt); err == nil {
+		if p, err := CleanRel(h.o.Root, r.Path); err == nil {
+			if r.IsWindow() {
+				return p, [2]int{r.Line - h.o.Window, r.Line + h.o.Window}
+			}
+			return p, [2]int{r.Start, r.End}
+		}
+	}
+	p, err := CleanRel(h.o.Root, kt)
+	if err != nil {
+		return "", [2]int{}
+	}
+	return p, [2]int{}
+}
+
+// forbiddenBy returns the forbidden assumption (or basket exclusion) that
+// covers p, if any. Only path-like entries apply to paths; a sentence such as
+// "the bug is in the parser" excludes nothing here.
+func (h *hydrator) forbiddenBy(p string) string {
+	for _, f := range h.forbidden {
+		f = strings.TrimSpace(f)
+		if f == "" || strings.ContainsAny(f, " \t") {
+			continue
+		}
+		g := strings.TrimPrefix(strings.TrimSuffix(f, "/"), "./")
+		if p == g || strings.HasPrefix(p, g+"/") {
+			return f
+		}
+		if ok, _ := path.Match(g, p); ok {
+			return f
+		}
+		if !strings.Contains(g, "/") {
+			if ok, _ := path.Match(g, path.Base(p)); ok {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// plan reads the surface and lists its steps.
+func (h *hydrator) plan(sf *surface) {
+	p := sf.rs.Path
+	if f := h.forbiddenBy(p); f != "" {
+		h.skip(p, "forbidden", 0, 0, fmt.Sprintf("rank %d: excluded by forbidden assumption %q", sf.rs.Rank, f))
+		sf.skipped = true
+		return
+	}
+	file, err := ReadFile(h.o.Root, p, h.o.MaxFileSize)
+	if err != nil {
+		var re *ReadError
+		reason, size := "unreadable", int64(0)
+		if errors.As(err, &re) {
+			reason, size = re.Reason, re.Size
+		}
+		h.skip(p, reason, size, 0, fmt.Sprintf("rank %d: %v", sf.rs.Rank, err))
+		sf.skipped = true
+		return
+	}
+	sf.file = file
+	n := file.Lines()
+	if n == 0 {
+		h.skip(p, "empty", 0, 0, fmt.Sprintf("rank %d: the file is empty", sf.rs.Rank))
+		sf.skipped = true
+		return
+	}
+	segs := h.segments(sf)
+	first := &step{seg: segs[0]}
+	h.build(sf, first)
+	wholeOK := n <= h.o.WholeFileLines || (sf.known && h.o.Fanout != "wide" && n <= h.o.KnownTargetLines)
+	if wholeOK && !(segs[0].s == 1 && segs[0].e == n) {
+		whole := &step{seg: segment{s: 1, e: n, target: segs[0].target, hit: segs[0].hit, anchors: allAnchors(segs)}, whole: true}
+		h.build(sf, whole)
+		if whole.cost <= 2*first.cost {
+			// Small enough that the whole file costs little more than a window.
+			sf.steps = []*step{whole}
+		} else {
+			whole.replace = true
+			sf.steps = []*step{first, whole}
+		}
+		return
+	}
+	if segs[0].s == 1 && segs[0].e == n {
+		first.whole = true
+	}
+	sf.steps = []*step{first}
+	for _, sg := range segs[1:] {
+		st := &step{seg: sg}
+		h.build(sf, st)
+		sf.steps = append(sf.steps, st)
+	}
+}
+
+func allAnchors(segs []segment) []int {
+	var out []int
+	for _, s := range segs {
+		out = append(out, s.anchors...)
+	}
+	return out
+}
+
+// segments turns the surface's anchors into windows, best anchor first.
+// Overlapping windows are merged up to twice a window's length; beyond that
+// the later window is clipped where the earlier one ends, so chunks never
+// overlap and never grow without bound.
+func (h *hydrator) segments(sf *surface) []segment {
+	n := sf.file.Lines()
+	w := h.o.Window
+	maxLen := 2 * (2*w + 1)
+	anchors := h.anchors(sf)
+	var segs []segment
+	for _, a := range anchors {
+		var sg segment
+		switch {
+		case a == -1: // the known target's own range
+			_, r := h.knownTarget()
+			sg = segment{s: max(1, r[0]), e: min(n, r[1]), target: max(1, r[0])}
+			if sg.s > n {
+				continue
+			}
+		case a < 1 || a > n:
+			sg = segment{s: 1, e: min(n, 2*w+1), target: 1}
+		default:
+			sg = segment{s: max(1, a-w), e: min(n, a+w), target: a}
+		}
+		sg.hit = h.hitAt(sf.rs.Path, a)
+		sg.anchors = []int{a}
+		covered := false
+		for i := range segs {
+			if sg.target >= segs[i].s && sg.target <= segs[i].e {
+				segs[i].anchors = append(segs[i].anchors, a)
+				covered = true
+				break
+			}
+		}
+		if covered {
+			continue
+		}
+		// Clip against existing segments to the part around the target.
+		for _, o := range segs {
+			if o.e < sg.target && o.e >= sg.s {
+				sg.s = o.e + 1
+			}
+			if o.s > sg.target && o.s <= sg.e {
+				sg.e = o.s - 1
+			}
+		}
+		// Merge with an adjacent segment when the union stays bounded.
+		merged := false
+		for i := range segs {
+			o := &segs[i]
+			if (o.e+1 == sg.s || sg.e+1 == o.s) && max(o.e, sg.e)-min(o.s, sg.s)+1 <= maxLen {
+				o.s, o.e = min(o.s, sg.s), max(o.e, sg.e)
+				o.anchors = append(o.anchors, a)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			segs = append(segs, sg)
+		}
+	}
+	if len(segs) == 0 {
+		segs = []segment{{s: 1, e: min(n, 2*w+1), target: 1, anchors: []int{0}}}
+	}
+	return segs
+}
+
+// anchors lists the surface's target lines, best first: the ranking's, else
+// the hit lines by strength, else the file head (0).
+func (h *hydrator) anchors(sf *surface) []int {
+	var out []int
+	seen := map[int]bool{}
+	add := func(a int) {
+		if !seen[a] && len(out) < maxAnchors {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	for _, a := range sf.rs.Anchors {
+		add(a)
+	}
+	if len(out) == 0 || (len(out) == 1 && out[0] == -1) {
+		hs := append([]schema.Hit(nil), h.hits[sf.rs.Path]...)
+		sort.SliceStable(hs, func(i, j int) bool {
+			if a, b := classStrength(hs[i].ConfidenceClass), classStrength(hs[j].ConfidenceClass); a != b {
+				return a > b
+			}
+			return hs[i].Line < hs[j].Line
+		})
+		for _, x := range hs {
+			add(x.Line)
+		}
+	}
+	if len(out) == 0 {
+		add(0)
+	}
+	return out
+}
+
+// hitAt returns the strongest hit on line n of p (line 0: a path match).
+func (h *hydrator) hitAt(p string, n int) *schema.Hit {
+	var best *schema.Hit
+	for i := range h.hits[p] {
+		x := &h.hits[p][i]
+		if x.Line != n && !(n <= 0 && x.Line == 0) {
+			continue
+		}
+		if best == nil || classStrength(x.ConfidenceClass) > classStrength(best.ConfidenceClass) {
+			best = x
+		}
+	}
+	return best
+}
+
+// bestHitIn returns the strongest hit inside lines s..e of p, path matches
+// included.
+func (h *hydrator) bestHitIn(p string, s, e int) *schema.Hit {
+	var best *schema.Hit
+	for i := range h.hits[p] {
+		x := &h.hits[p][i]
+		if x.Line != 0 && (x.Line < s || x.Line > e) {
+			continue
+		}
+		if best == nil || classStrength(x.ConfidenceClass) > classStrength(best.ConfidenceClass) {
+			best = x
+		}
+	}
+	return best
+}
+
+func classStrength(c string) int {
+	switch c {
+	case "source_bearing_hit":
+		return 5
+	case "hit":
+		return 4
+	case "neighbor_only":
+		return 3
+	case "caution_only":
+		return 2
+	case "weak_hit":
+		return 1
+	}
+	return 0
+}
+
+// build turns a step's range into chunks (raw ranges around corrected rows, plus
+// the effective view of each corrected row) and prices it.
+func (h *hydrator) build(sf *surface, st *step) {
+	f := sf.file
+	s, e := st.seg.s, st.seg.e
+	var rows []int
+	for n := range h.corrected[f.Path] {
+		if n >= s && n <= e {
+			rows = append(rows, n)
+		}
+	}
+	sort.Ints(rows)
+	cur := s
+	for _, n := range rows {
+		if cur <= n-1 {
+			st.chunks = append(st.chunks, h.rawChunk(sf, st, cur, n-1))
+		}
+		st.chunks = append(st.chunks, h.effectiveChunk(sf, n, h.corrected[f.Path][n]))
+		cur = n + 1
+	}
+	if cur <= e {
+		st.chunks = append(st.chunks, h.rawChunk(sf, st, cur, e))
+	}
+	st.cost = 0
+	for _, c := range st.chunks {
+		st.cost += c.EstTokens
+	}
+}
+
+// rawChunk reads lines s..e of the surface as a chunk.
+func (h *hydrator) rawChunk(sf *surface, st *step, s, e int) schema.Chunk {
+	f := sf.file
+	target := st.seg.target
+	if target < s || target > e {
+		target = s
+	}
+	lr := LineRange(s, e)
+	c := MakeChunk(f, s, e, h.o.MaxLineRunes, h.o.Protect)
+	c.Envelope = record.Env(schema.KindChunk, schema.V1, f.Path, lr, f.SHA256)
+	c.ChunkID = c.ID
+	c.TargetLine = target
+	c.Commit = h.o.Commit
+	c.Rank = sf.rs.Rank
+	hit := st.seg.hit
+	if hit == nil || hit.Line < s || hit.Line > e {
+		hit = h.bestHitIn(f.Path, s, e)
+	}
+	if hit != nil {
+		c.ProbeID = hit.ProbeID
+		c.TermOrShape = hit.Term
+	} else if sf.known {
+		c.TermOrShape = "known_target"
+	} else {
+		c.TermOrShape = strings.Join(sf.rs.Terms, ", ")
+	}
+	c.ConfidenceClass = h.class(sf, hit)
+	c.WhyIncluded = h.why(sf, st, hit, s, e)
+	c.Limitation = h.limitation(sf, st, c, s, e)
+	return c
+}
+
+// MakeChunk reads lines s..e of f into a chunk with its hashes, text, flags,
+// token estimate and re-entry commands; the caller fills the provenance.
+func MakeChunk(f *File, s, e, maxLineRunes int, protect Protector) schema.Chunk {
+	lr := LineRange(s, e)
+	text, truncated := f.Render(s, e, maxLineRunes)
+	var flags []string
+	if len(truncated) > 0 {
+		flags = append(flags, "truncated_lines")
+	}
+	if protect != nil {
+		var pf []string
+		text, pf = protect(text)
+		flags = append(flags, pf...)
+	}
+	if flags == nil {
+		flags = []string{}
+	}
+	return schema.Chunk{
+		Path:               f.Path,
+		LineRange:          lr,
+		StartLine:          s,
+		EndLine:            e,
+		TargetLine:         s,
+		SHA256:             f.SHA256Of(s, e),
+		FileSHA256:         f.SHA256,
+		NextReEntryCommand: ReEntryCommand(f.Path, s, e),
+		SedCommand:         SedCommand(f.Path, s, e),
+		Text:               text,
+		EstTokens:          tokens.Estimate(text),
+		Flags:              flags,
+	}
+}
+
+// effectiveChunk is the effective view of a corrected record: the base row's
+// raw bytes are never hydrated.
+func (h *hydrator) effectiveChunk(sf *surface, n int, er schema.EffectiveRecord) schema.Chunk {
+	f := sf.file
+	view, _ := json.Marshal(er.EffectiveRecord)
+	text := string(view) + "\n"
+	sum := sha256.Sum256([]byte(text))
+	var flags []string
+	if h.o.Protect != nil {
+		text, flags = h.o.Protect(text)
+	}
+	if flags == nil {
+		flags = []string{}
+	}
+	lr := LineRange(n, n)
+	c := schema.Chunk{
+		Envelope:           record.Env(schema.KindChunk, schema.V1, f.Path, lr, "effective", er.TargetRecordID, hex.EncodeToString(sum[:])),
+		Path:               f.Path,
+		LineRange:          lr,
+		StartLine:          n,
+		EndLine:            n,
+		TargetLine:         n,
+		SHA256:             hex.EncodeToString(sum[:]),
+		FileSHA256:         f.SHA256,
+		Commit:             h.o.Commit,
+		WhyIncluded:        fmt.Sprintf("rank %d: row L%d holds record %s, corrected by %s; its effective view replaces the raw row", sf.rs.Rank, n, er.TargetRecordID, strings.Join(er.AppliedCorrectionIDs, ", ")),
+		TermOrShape:        "record:" + er.TargetRecordID,
+		ConfidenceClass:    "effective_record_view",
+		Limitation:         fmt.Sprintf("effective view (base row plus corrections %s) as the gate computed it; the raw row %s is superseded and was not hydrated; sha256 is over this view's JSON", strings.Join(er.AppliedCorrectionIDs, ", "), er.BaseLocation),
+		NextReEntryCommand: EffectiveReEntryCommand(er.TargetRecordID),
+		SedCommand:         SedCommand(f.Path, n, n),
+		BaseReEntryCommand: ReEntryCommand(f.Path, n, n),
+		Text:               text,
+		EstTokens:          tokens.Estimate(text),
+		Flags:              flags,
+		Rank:               sf.rs.Rank,
+	}
+	c.ChunkID = c.ID
+	return c
+}
+
+// class is the chunk's confidence class after hydration (SPEC §8).
+func (h *hydrator) class(sf *surface, hit *schema.Hit) string {
+	if sf.rs.NeighborOnly || h.neighbor[sf.rs.Path] {
+		return "neighbor_only"
+	}
+	if hit == nil {
+		if sf.known {
+			return "hydrated_evidence"
+		}
+		return "hit"
+	}
+	switch hit.ConfidenceClass {
+	case "source_bearing_hit":
+		switch h.origin[hit.Term] {
+		case "durable_handle", "explicit_seed", "manifest_key":
+			if h.truth[sf.rs.Path] {
+				return "claim_supporting"
+			}
+		}
+		return "hydrated_evidence"
+	case "":
+		return "hit"
+	}
+	return hit.ConfidenceClass
+}
+
+func (h *hydrator) why(sf *surface, st *step, hit *schema.Hit, s, e int) string {
+	var b strings.Builder
+	if sf.rs.Rank > 0 {
+		fmt.Fprintf(&b, "rank %d surface (score %.2f)", sf.rs.Rank, sf.rs.Score)
+	} else {
+		b.WriteString("known target from the intake")
+	}
+	if len(sf.rs.WhySelected) > 0 {
+		fmt.Fprintf(&b, ": %s", sf.rs.WhySelected[0])
+	}
+	if hit != nil {
+		fam := h.family[hit.ProbeID]
+		if fam != "" {
+			fam = " (" + fam + ")"
+		}
+		where := fmt.Sprintf("L%d", hit.Line)
+		if hit.Line == 0 {
+			where = "the path"
+		}
+		fmt.Fprintf(&b, "; probe %s%s matched %q at %s", hit.ProbeID, fam, hit.Term, where)
+		if hit.Field != "" {
+			fmt.Fprintf(&b, " (%s)", hit.Field)
+		}
+	}
+	switch {
+	case st.whole:
+		fmt.Fprintf(&b, "; whole file (%d lines)", sf.file.Lines())
+	case len(st.seg.anchors) > 1:
+		fmt.Fprintf(&b, "; merged windows around %d target lines", len(st.seg.anchors))
+	case st.seg.anchors[0] == -1:
+		b.WriteString("; the known target's range")
+	case st.seg.anchors[0] <= 0:
+		b.WriteString("; head of the file (path match, no line)")
+	default:
+		fmt.Fprintf(&b, "; ±%d lines around L%d", h.o.Window, st.seg.target)
+	}
+	return b.String()
+}
+
+func (h *hydrator) limitation(sf *surface, st *step, c schema.Chunk, s, e int) string {
+	var parts []string
+	n := sf.file.Lines()
+	if s == 1 && e == n {
+		parts = append(parts, "whole file; its callers and dependents in other files are not read")
+	} else {
+		parts = append(parts, fmt.Sprintf("lines %d-%d of %d; the rest of the file is not read", s, e, n))
+	}
+	switch c.ConfidenceClass {
+	case "hit", "weak_hit":
+		parts = append(parts, "lexical match only: the term occurs here, its meaning is not confirmed")
+	case "caution_only":
+		parts = append(parts, "caution or source-of-truth phrasing, not evidence of behaviour")
+	case "neighbor_only":
+		parts = append(parts, "neighbor surface: context, not evidence for the claim")
+	}
+	for _, fl := range c.Flags {
+		if fl == "truncated_lines" {
+			parts = append(parts, fmt.Sprintf("lines longer than %d characters are cut in the text", pick(h.o.MaxLineRunes, DefaultMaxLineRunes)))
+		}
+		if strings.HasPrefix(fl, "redacted:") {
+			parts = append(parts, "secrets redacted in the text; sha256 is over the original bytes")
+			break
+		}
+	}
+	if h.o.Commit == "" {
+		parts = append(parts, "outside git: no commit pins this read")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// fill spends the budget in rank order, breadth first: every surface's first
+// chunk (up to breadthShare of the budget), then the top surfaces' second
+// chunks, then first chunks for the surfaces still without one (narrowed to
+// ±NarrowWindow lines when a full window no longer fits), then everything
+// else round-robin in rank order.
+func (h *hydrator) fill(surfaces []*surface) {
+	breadth := int(float64(h.o.Budget) * breadthShare)
+	for _, sf := range surfaces {
+		if len(sf.steps) > 0 && sf.next == 0 {
+			h.take(sf, breadth)
+		}
+	}
+	for _, sf := range surfaces {
+		if sf.next == 1 && len(sf.steps) > 1 {
+			h.take(sf, h.o.Budget)
+		}
+	}
+	for _, sf := range surfaces {
+		if len(sf.steps) > 0 && sf.next == 0 {
+			if !h.take(sf, h.o.Budget) && sf.next == 0 {
+				h.narrow(sf)
+			}
+		}
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, sf := range surfaces {
+			if sf.next > 0 && sf.next < len(sf.steps) {
+				if h.take(sf, h.o.Budget) {
+					progress = true
+				}
+			}
+		}
+	}
+}
+
+// take gives sf its next step if it fits under limit and the probe cap; a step
+// refused by the probe cap is passed over for good.
+func (h *hydrator) take(sf *surface, limit int) bool {
+	for sf.next < len(sf.steps) {
+		st := sf.steps[sf.next]
+		delta := st.cost
+		if st.replace {
+			delta -= sf.spent
+		}
+		probe := ""
+		if st.seg.hit != nil {
+			probe = st.seg.hit.ProbeID
+		}
+		if probe != "" && !st.replace && h.perProbe[probe] >= h.o.MaxChunksPerProbe {
+			sf.capped = append(sf.capped, fmt.Sprintf("%s (probe %s reached its cap of %d chunks)", LineRange(st.seg.s, st.seg.e), probe, h.o.MaxChunksPerProbe))
+			sf.next++
+			continue
+		}
+		if h.spent+delta > limit {
+			return false
+		}
+		if st.replace {
+			sf.chunks = nil
+		} else if probe != "" {
+			h.perProbe[probe]++
+			sf.probes = append(sf.probes, probe)
+		}
+		sf.chunks = append(sf.chunks, st.chunks...)
+		for _, c := range st.chunks {
+			if c.ConfidenceClass == "effective_record_view" && !h.heldView[c.ChunkID] {
+				h.heldView[c.ChunkID] = true
+				h.skip(c.Path, "corrected_record", int64(len(sf.file.Bytes(c.StartLine, c.EndLine))), 1,
+					fmt.Sprintf("L%d: raw row of record %s not hydrated; its effective view is chunk %s", c.StartLine, strings.TrimPrefix(c.TermOrShape, "record:"), c.ChunkID))
+			}
+		}
+		sf.spent += delta
+		h.spent += delta
+		sf.next++
+		return true
+	}
+	return false
+}
+
+// narrow tries a ±NarrowWindow window around the surface's best target line.
+func (h *hydrator) narrow(sf *surface) {
+	first := sf.steps[0]
+	n := sf.file.Lines()
+	t := first.seg.target
+	sg := segment{s: max(1, t-NarrowWindow), e: min(n, t+NarrowWindow), target: t, hit: first.seg.hit, anchors: first.seg.anchors[:1]}
+	if sg.e-sg.s >= first.seg.e-first.seg.s {
+		return
+	}
+	st := &step{seg: sg}
+	h.build(sf, st)
+	for i := range st.chunks {
+		if st.chunks[i].ConfidenceClass != "effective_record_view" {
+			st.chunks[i].Limitation += fmt.Sprintf("; narrowed to ±%d lines because a full window did not fit the budget", NarrowWindow)
+		}
+	}
+	rest := sf.steps
+	sf.steps = []*step{st}
+	if h.take(sf, h.o.Budget) {
+		// The narrow chunk stands in for the full first window; a whole-file
+		// upgrade or later windows may still follow.
+		sf.steps = append(sf.steps, rest[1:]...)
+		return
+	}
+	sf.steps = rest
+}
+
+// unread reports what of a planned surface was not hydrated.
+func (h *hydrator) unread(sf *surface) {
+	if sf.skipped || sf.file == nil {
+		return
+	}
+	var ranges []string
+	for _, st := range sf.steps[sf.next:] {
+		if st.replace {
+			if len(sf.chunks) > 0 {
+				ranges = append(ranges, fmt.Sprintf("the rest of the file (whole-file read, %d tokens)", st.cost))
+			} else {
+				ranges = append(ranges, fmt.Sprintf("%s (whole file, %d tokens)", LineRange(1, sf.file.Lines()), st.cost))
+			}
+			continue
+		}
+		ranges = append(ranges, fmt.Sprintf("%s (%d tokens)", LineRange(st.seg.s, st.seg.e), st.cost))
+	}
+	size, lines := int64(len(sf.file.Data)), sf.file.Lines()
+	if len(ranges) > 0 {
+		what := "not read"
+		if len(sf.chunks) > 0 {
+			what = "partly read; not read"
+		}
+		h.skip(sf.rs.Path, "budget", size, lines, fmt.Sprintf("rank %d: %s: %s; %d of %d tokens spent", sf.rs.Rank, what, strings.Join(ranges, ", "), h.spent, h.o.Budget))
+	}
+	if len(sf.capped) > 0 {
+		h.skip(sf.rs.Path, "cost", size, lines, fmt.Sprintf("rank %d: not read: %s", sf.rs.Rank, strings.Join(sf.capped, ", ")))
+	}
+}
+
+// unranked reports surfaces with hits that the ranking left out (its cap).
+func (h *hydrator) unranked(surfaces []*surface) {
+	ranked := map[string]bool{}
+	for _, sf := range surfaces {
+		ranked[sf.rs.Path] = true
+	}
+	count := map[string]int{}
+	var paths []string
+	for _, x := range h.in.Hits {
+		if ranked[x.Path] {
+			continue
+		}
+		if count[x.Path] == 0 {
+			paths = append(paths, x.Path)
+		}
+		count[x.Path]++
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		h.skip(p, "cost", 0, 0, fmt.Sprintf("%d hits, below the ranking's cap of %d surfaces", count[p], len(h.in.Rank.Surfaces)))
+	}
+}
+
+func (h *hydrator) skip(p, reason string, size int64, lines int, detail string) {
+	h.skips = append(h.skips, schema.Skip{
+		Envelope:  record.Env(schema.KindSkip, schema.V1, Stage, p, reason, detail),
+		Path:      p,
+		Reason:    reason,
+		SizeBytes: size,
+		LineCount: lines,
+		Stage:     Stage,
+		Detail:    detail,
+	})
+}
+
+// ReEntryCommand is the rtch-hydrate command that reproduces lines s..e of p.
+func ReEntryCommand(p string, s, e int) string {
+	return "rtch-hydrate --reenter " + ShellQuote(p+":"+LineRange(s, e))
+}
+
+// SedCommand is the sed command that prints lines s..e of p (from the zone root).
+func SedCommand(p string, s, e int) string {
+	if strings.HasPrefix(p, "-") {
+		p = "./" + p
+	}
+	return fmt.Sprintf("sed -n '%d,%dp' %s", s, e, ShellQuote(p))
+}
+
+// EffectiveReEntryCommand re-derives a corrected record's effective view: the
+// gate record that holds it.
+func EffectiveReEntryCommand(recordID string) string {
+	q, _ := json.Marshal(recordID)
+	return "rtch-zone --gate-only --jq " + ShellQuote(".effective_records[] | select(.target_record_id == "+string(q)+")")
+}
+
+// ShellQuote quotes s for a POSIX shell unless it is made only of safe bytes.
+func ShellQuote(s string) string {
+	safe := s != ""
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_-./:@%+=,", c)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
