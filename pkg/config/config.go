@@ -94,6 +94,9 @@ type Scout struct {
 	FindingsCap int `toml:"findings_cap"`
 	// CeilingMS is each scan's cost ceiling in milliseconds.
 	CeilingMS int `toml:"ceiling_ms"`
+	// CeilingBytes is each content scan's cost ceiling in bytes read, counted
+	// in path order so the cut is deterministic; default 2 GiB.
+	CeilingBytes int64 `toml:"ceiling_bytes"`
 }
 
 // Zone configures zone orientation.
