@@ -31,6 +31,9 @@ type RecallChunk struct {
 	Score float64 `json:"score"`
 	// SubGuild names the workspace sub-guild the chunk came from, if any.
 	SubGuild string `json:"sub_guild,omitempty"`
+	// Lines is the chunk's line range in SourcePath ("L8-L14") when it came
+	// from a wiki page, so a caller can return to the exact source.
+	Lines string `json:"lines,omitempty"`
 }
 
 // BundleReceipt is guild.bundle_receipt: one written bundle.
