@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rtch/rtch/pkg/evalscore"
+)
+
+// gitRepo makes a small repository with two commits and returns its git dir
+// and the two commit hashes.
+func gitRepo(t *testing.T, dir string) (gitDir, first, second string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	write := func(name, text string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run("init", "-q", "-b", "main")
+	write("cmd/flags.go", "package cmd\n\nfunc parseFlags() {}\n")
+	write("README.md", "# demo\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "one")
+	first = run("rev-parse", "HEAD")
+	write("cmd/flags.go", "package cmd\n\nfunc parseFlags() { completion() }\n")
+	write("cmd/complete.go", "package cmd\n\nfunc completion() {}\n")
+	run("add", ".")
+	run("commit", "-q", "-m", "two")
+	second = run("rev-parse", "HEAD")
+	return filepath.Join(dir, ".git"), first, second
+}
+
+func TestFindGitDirLayouts(t *testing.T) {
+	root := t.TempDir()
+	// A clone in OWNER/NAME.
+	clone, _, _ := gitRepo(t, filepath.Join(root, "spf13", "cobra"))
+	if g, err := findGitDir(root, "spf13/cobra"); err != nil || g != clone {
+		t.Errorf("clone layout: %q, %v", g, err)
+	}
+	// A bare mirror in OWNER+NAME/repo.
+	bare := filepath.Join(root, "cli+cli", "repo")
+	if out, err := exec.Command("git", "clone", "-q", "--bare", clone, bare).CombinedOutput(); err != nil {
+		t.Fatalf("git clone --bare: %v\n%s", err, out)
+	}
+	if g, err := findGitDir(root, "cli/cli"); err != nil || g != bare {
+		t.Errorf("mirror layout: %q, %v", g, err)
+	}
+	// A plain directory is not a repository, even inside one.
+	if err := os.MkdirAll(filepath.Join(root, "spf13", "cobra", "fzf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err := findGitDir(filepath.Join(root, "spf13", "cobra"), "junegunn/fzf")
+	if err == nil || !strings.Contains(err.Error(), "junegunn+fzf/repo") {
+		t.Errorf("plain directory taken for a repository, or error lacks the places looked at: %v", err)
+	}
+}
+
+func TestMaterialiserCachesByCommit(t *testing.T) {
+	gitDir, first, second := gitRepo(t, filepath.Join(t.TempDir(), "src"))
+	m := &Materialiser{Cache: filepath.Join(t.TempDir(), "cache")}
+	ctx := context.Background()
+	dir1, reused, err := m.Tree(ctx, gitDir, "o/r", first)
+	if err != nil || reused {
+		t.Fatalf("first tree: %v reused=%v", err, reused)
+	}
+	if want := filepath.Join(m.Cache, "o+r", first); dir1 != want {
+		t.Errorf("tree at %s, want %s", dir1, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir1, "cmd", "complete.go")); !os.IsNotExist(err) {
+		t.Errorf("the first commit's tree holds a file of the second: %v", err)
+	}
+	dir2, _, err := m.Tree(ctx, gitDir, "o/r", second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir2, "cmd", "flags.go"))
+	if err != nil || !strings.Contains(string(got), "completion()") {
+		t.Errorf("second tree flags.go = %q, %v", got, err)
+	}
+	// A marker file proves the second call reuses the directory.
+	if err := os.WriteFile(filepath.Join(dir1, "marker"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, reused, err := m.Tree(ctx, gitDir, "o/r", first)
+	if err != nil || !reused || again != dir1 {
+		t.Fatalf("second call: %q reused=%v %v", again, reused, err)
+	}
+	if _, err := os.Stat(filepath.Join(again, "marker")); err != nil {
+		t.Errorf("cached tree was re-extracted: %v", err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(m.Cache, "o+r"))
+	if len(entries) != 2 {
+		t.Errorf("cache holds %d entries, want the two trees and no temporary directory", len(entries))
+	}
+	if err := hasCommit(ctx, gitDir, strings.Repeat("0", 40)); err == nil {
+		t.Error("hasCommit accepted a missing commit")
+	}
+	if _, _, err := m.Tree(ctx, gitDir, "o/r", strings.Repeat("a", 40)); err == nil {
+		t.Error("Tree of a missing commit succeeded")
+	}
+	if _, _, err := m.Tree(ctx, gitDir, "o/r", "../../etc"); err == nil {
+		t.Error("Tree accepted a commit that is not hex")
+	}
+}
+
+func TestBaselineRanksTreeFiles(t *testing.T) {
+	tree := t.TempDir()
+	files := map[string]string{
+		"cmd/complete.go":      "package cmd\n// zsh completion script generation\nfunc genZshCompletion() {}\n",
+		"cmd/complete_test.go": "package cmd\n// zsh completion zsh completion zsh completion\n",
+		"cmd/flags.go":         "package cmd\nfunc parseFlags() {}\n",
+		"docs/zsh.md":          "zsh completion docs\n",
+		"bin/blob.go":          "zsh\x00completion",
+	}
+	for name, text := range files {
+		p := filepath.Join(tree, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	res, err := runBaseline(ctx, tree, "Fix zsh completion", baselineOptions{K1: 1.2, B: 0.75, SkipTests: true, Exts: []string{".go"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.Ranked, " ") != "cmd/complete.go" || res.Files != 2 {
+		t.Errorf("non-test .go ranking %v over %d files", res.Ranked, res.Files)
+	}
+	res, err = runBaseline(ctx, tree, "Fix zsh completion", baselineOptions{K1: 1.2, B: 0.75})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The binary file is skipped; test and doc files are ranked.
+	if len(res.Ranked) != 3 || res.Files != 4 {
+		t.Errorf("all-files ranking %v over %d files", res.Ranked, res.Files)
+	}
+}
+
+// fakeTools writes shell scripts standing in for the pipeline binaries: each
+// passes stdin through; rtch-packet prints packet. A stage named in fail
+// exits 1 with a message on stderr.
+func fakeTools(t *testing.T, packet, fail string) string {
+	t.Helper()
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	bin := t.TempDir()
+	for _, tool := range pipelineTools {
+		body := "cat\n"
+		switch {
+		case tool == "rtch-intake":
+			// The first stage checks its goal file is outside the tree and
+			// that cwd and RTCH_ZONE_ROOT are the tree.
+			body = `goal=$2; case "$goal" in "$RTCH_ZONE_ROOT"/*) echo "goal file inside tree" >&2; exit 1;; esac
+[ "$(pwd -P)" = "$(cd "$RTCH_ZONE_ROOT" && pwd -P)" ] || { echo "cwd is not the tree" >&2; exit 1; }
+grep -q "zsh completion" "$goal" || { echo "goal text missing" >&2; exit 1; }
+echo '{"kind":"rtch.intake","v":1,"id":"i"}'
+`
+		case tool == "rtch-packet":
+			body = "cat >/dev/null\necho '{\"kind\":\"rtch.skip\",\"v\":1}'\ncat <<'EOF'\n" + packet + "\nEOF\n"
+		}
+		if tool == fail {
+			body = "echo \"" + tool + ": error: boom at line 3\" >&2\nexit 1\n"
+		}
+		if err := os.WriteFile(filepath.Join(bin, tool), []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bin
+}
+
+const fakePacket = `{"kind":"rtch.packet","v":1,"id":"p","selected_surfaces":[{"path":"cmd/flags.go","rank":2,"score":1.5,"why_selected":["code_symbol parseFlags"],"chunk_ids":["c2"]},{"path":"cmd/complete.go","rank":1,"score":3,"why_selected":["file_path complete"],"chunk_ids":["c1"]}],"hydrated_chunks":[{"path":"cmd/complete.go","start_line":1,"end_line":3,"est_tokens":12}],"budget":{"est_tokens":12,"cap":8000},"halting_reason":"budget_exhausted"}`
+
+func TestPipelineWithFakeTools(t *testing.T) {
+	tree := t.TempDir()
+	o := pipelineOptions{Bin: fakeTools(t, fakePacket, ""), Enough: "enough", Timeout: time.Minute}
+	res, err := runPipeline(context.Background(), tree, "Fix zsh completion", o)
+	if err != nil {
+		t.Fatalf("pipeline: %v (%+v)", err, err)
+	}
+	if strings.Join(res.Ranked, " ") != "cmd/complete.go cmd/flags.go" {
+		t.Errorf("ranking %v, want the packet's surfaces in rank order", res.Ranked)
+	}
+	if res.Tokens != 12 || res.Cap != 8000 || res.Halting != "budget_exhausted" || len(res.Spans) != 1 {
+		t.Errorf("packet decoded as %+v", res)
+	}
+	task := evalscore.Task{Gold: []string{"cmd/complete.go"}, GoldLines: map[string][][2]int{"cmd/complete.go": {{3, 4}}}}
+	sr := scoreRanking(res.Ranked, task)
+	pk := evalscore.ScorePacket(res.Spans, task.Gold, task.GoldLines)
+	if sr.Rank.FirstGold != 1 || pk.LineRecall != 0.5 || sr.GoldRanks["cmd/complete.go"] != 1 {
+		t.Errorf("scored rank %+v packet %+v", sr.Rank, pk)
+	}
+}
+
+func TestPipelineFailureKeepsStderr(t *testing.T) {
+	o := pipelineOptions{Bin: fakeTools(t, fakePacket, "rtch-probe"), Enough: "enough", Timeout: time.Minute}
+	_, err := runPipeline(context.Background(), t.TempDir(), "Fix zsh completion", o)
+	se, ok := err.(*stageError)
+	if !ok {
+		t.Fatalf("error %v (%T), want a stageError", err, err)
+	}
+	if se.Stage != "rtch-probe" || !strings.Contains(se.Tail, "[rtch-probe] rtch-probe: error: boom at line 3") {
+		t.Errorf("stage %q tail %q", se.Stage, se.Tail)
+	}
+	o = pipelineOptions{Bin: fakeTools(t, `{"kind":"rtch.hit","v":1}`, ""), Enough: "enough", Timeout: time.Minute}
+	_, err = runPipeline(context.Background(), t.TempDir(), "Fix zsh completion", o)
+	if err == nil || !strings.Contains(err.Error(), "no rtch.packet record") {
+		t.Errorf("output without a packet: %v", err)
+	}
+}
+
+func TestDecodePacketWholeObject(t *testing.T) {
+	pretty := strings.ReplaceAll(fakePacket, ",", ",\n  ")
+	p, err := decodePacket([]byte(pretty))
+	if err != nil || len(p.SelectedSurfaces) != 2 {
+		t.Errorf("pretty packet: %v %+v", err, p)
+	}
+	if _, err := decodePacket(nil); err == nil || err.Error() != "no output" {
+		t.Errorf("empty output: %v", err)
+	}
+}

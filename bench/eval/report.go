@@ -1,0 +1,236 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/google/renameio/v2"
+
+	"github.com/rtch/rtch/pkg/evalscore"
+)
+
+// systemResult is one system's result on one task.
+type systemResult struct {
+	// Failed is true when the system produced no ranking; Error says why.
+	Failed bool   `json:"failed,omitempty"`
+	Error  string `json:"error,omitempty"`
+	// StderrTail holds the last lines of every pipeline stage's stderr when
+	// the pipeline failed.
+	StderrTail string `json:"stderr_tail,omitempty"`
+	// Rank is the ranking's score.
+	Rank evalscore.RankScore `json:"rank"`
+	// GoldRanks maps each gold file to its 1-based rank, 0 when not ranked.
+	GoldRanks map[string]int `json:"gold_ranks,omitempty"`
+	// Top is the first ten ranked paths.
+	Top []string `json:"top,omitempty"`
+	// Surfaces is the packet's first ten selected surfaces with their scores
+	// and reasons (pipeline only).
+	Surfaces []surface `json:"surfaces,omitempty"`
+	// HasPacket is true for the pipeline.
+	HasPacket bool `json:"-"`
+	// Packet is the hydrated chunks' gold-file and gold-line recall.
+	Packet *evalscore.PacketScore `json:"packet,omitempty"`
+	// Tokens and Cap are the packet's budget.est_tokens and budget.cap.
+	Tokens int `json:"tokens,omitempty"`
+	Cap    int `json:"cap,omitempty"`
+	// Halting is the packet's halting_reason.
+	Halting string `json:"halting_reason,omitempty"`
+	// Files is the number of files the baseline indexed.
+	Files int `json:"files,omitempty"`
+	// Seconds is the system's wall time on the task.
+	Seconds float64 `json:"seconds"`
+}
+
+func (s *systemResult) outcome() evalscore.Outcome {
+	o := evalscore.Outcome{Rank: s.Rank, HasPacket: s.HasPacket, Tokens: s.Tokens, Seconds: s.Seconds, Failed: s.Failed}
+	if s.Packet != nil {
+		o.Packet = *s.Packet
+	}
+	return o
+}
+
+// taskResult is one task's line in the JSON report.
+type taskResult struct {
+	// Set is the task file's base name; Source the task's file and line.
+	Set    string `json:"set"`
+	Source string `json:"source"`
+	// ID, Repo and Commit identify the task and its tree.
+	ID     string `json:"id"`
+	Repo   string `json:"repo"`
+	Commit string `json:"commit"`
+	// Gold is the task's non-test gold files.
+	Gold []string `json:"gold"`
+	// Error is set when the tree could not be had, failing both systems.
+	Error string `json:"error,omitempty"`
+	// BM25 and Pipeline are the two systems' results; Pipeline is absent with
+	// --baseline-only.
+	BM25     *systemResult `json:"bm25"`
+	Pipeline *systemResult `json:"pipeline,omitempty"`
+}
+
+func (r taskResult) progress() string {
+	desc := func(name string, s *systemResult) string {
+		switch {
+		case s == nil:
+			return ""
+		case s.Failed:
+			return fmt.Sprintf(" %s FAILED (%s)", name, firstLine(s.Error))
+		case s.Rank.FirstGold == 0:
+			return fmt.Sprintf(" %s miss %.2fs", name, s.Seconds)
+		default:
+			return fmt.Sprintf(" %s first-gold@%d %.2fs", name, s.Rank.FirstGold, s.Seconds)
+		}
+	}
+	return r.ID + desc("bm25", r.BM25) + desc("pipeline", r.Pipeline)
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// groupSummary is one row group of the table: a repository or the whole set.
+type groupSummary struct {
+	// Group is the repository, or "overall".
+	Group string `json:"group"`
+	// BM25 and Pipeline summarise the two systems over the group's tasks.
+	BM25     evalscore.Summary  `json:"bm25"`
+	Pipeline *evalscore.Summary `json:"pipeline,omitempty"`
+}
+
+// setSummary is one task file's summaries.
+type setSummary struct {
+	// Name is the task file's base name; File its path.
+	Name string `json:"name"`
+	File string `json:"file"`
+	// Groups has one entry per repository, in name order, then "overall".
+	Groups []groupSummary `json:"groups"`
+}
+
+// report is the whole JSON output.
+type report struct {
+	// Date is when the run started (UTC); Args the command line; GoVersion the
+	// toolchain the runner was built with.
+	Date      string   `json:"date"`
+	Args      []string `json:"args"`
+	GoVersion string   `json:"go_version"`
+	// BaselineOnly is true when the pipeline was not run.
+	BaselineOnly bool `json:"baseline_only"`
+	// Baseline holds the BM25 parameters.
+	Baseline baselineOptions `json:"baseline"`
+	// Enough is the intake's fixed --enough text.
+	Enough string `json:"enough"`
+	// Sets summarises each task file; Tasks lists every task's result.
+	Sets  []setSummary `json:"sets"`
+	Tasks []taskResult `json:"tasks"`
+}
+
+func summarizeSet(s taskSet, results []taskResult, baselineOnly bool) setSummary {
+	byRepo := map[string][]taskResult{}
+	for _, r := range results {
+		byRepo[r.Repo] = append(byRepo[r.Repo], r)
+	}
+	repos := make([]string, 0, len(byRepo))
+	for r := range byRepo {
+		repos = append(repos, r)
+	}
+	sort.Strings(repos)
+	group := func(name string, rs []taskResult) groupSummary {
+		var b, p []evalscore.Outcome
+		for _, r := range rs {
+			b = append(b, r.BM25.outcome())
+			if r.Pipeline != nil {
+				p = append(p, r.Pipeline.outcome())
+			}
+		}
+		g := groupSummary{Group: name, BM25: evalscore.Summarize(b)}
+		if !baselineOnly {
+			ps := evalscore.Summarize(p)
+			g.Pipeline = &ps
+		}
+		return g
+	}
+	out := setSummary{Name: s.Name, File: s.File}
+	for _, r := range repos {
+		out.Groups = append(out.Groups, group(r, byRepo[r]))
+	}
+	out.Groups = append(out.Groups, group("overall", results))
+	return out
+}
+
+func pct(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", *p)
+}
+
+// printMarkdown writes one table per task file: a row per repository and
+// system, then the overall rows.
+func printMarkdown(w io.Writer, rep report) {
+	for _, s := range rep.Sets {
+		fmt.Fprintf(w, "### %s\n\n", s.Name)
+		fmt.Fprintln(w, "| repo | n | system | acc@1 | acc@3 | acc@5 | acc@10 | hit@1 | hit@3 | hit@5 | hit@10 | MRR | packet has gold | file recall | line recall | tokens | s/task (median) | failed |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+		for _, g := range s.Groups {
+			name := g.Group
+			if name == "overall" {
+				name = "**overall**"
+			}
+			row := func(system string, m evalscore.Summary) {
+				tokens := "–"
+				if m.FileRecall != nil {
+					tokens = fmt.Sprintf("%.0f", m.MeanTokens)
+				}
+				fmt.Fprintf(w, "| %s | %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s | %s | %s | %.3f (%.3f) | %d |\n",
+					name, m.Tasks, system, m.Acc[0], m.Acc[1], m.Acc[2], m.Acc[3], m.Hit[0], m.Hit[1], m.Hit[2], m.Hit[3],
+					100*m.MRR, pct(m.PacketHasGold), pct(m.FileRecall), pct(m.LineRecall), tokens, m.MeanSeconds, m.MedianSeconds, m.Failed)
+			}
+			row("bm25", g.BM25)
+			if g.Pipeline != nil {
+				row("rtch", *g.Pipeline)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, "acc@k: all non-test gold files in the top k; hit@k: any; MRR ×100 of the first gold file;")
+	fmt.Fprintln(w, "packet columns: % of tasks whose hydrated chunks hold a gold file, mean gold-file and gold-line recall")
+	fmt.Fprintln(w, "inside the chunks, mean est_tokens; s/task: mean and median wall seconds. Failed tasks count as misses.")
+}
+
+// printFailures lists every failed task with its error and stderr tail.
+func printFailures(w io.Writer, rep report) {
+	n := 0
+	for _, t := range rep.Tasks {
+		for _, sys := range []struct {
+			name string
+			r    *systemResult
+		}{{"bm25", t.BM25}, {"pipeline", t.Pipeline}} {
+			if sys.r == nil || !sys.r.Failed {
+				continue
+			}
+			n++
+			fmt.Fprintf(w, "eval: failed: %s %s (%s): %s\n", t.ID, sys.name, t.Source, sys.r.Error)
+			for _, l := range strings.Split(sys.r.StderrTail, "\n") {
+				if l != "" {
+					fmt.Fprintf(w, "eval:   %s\n", l)
+				}
+			}
+		}
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "eval: %d failed task runs (counted as misses)\n", n)
+	}
+}
+
+// writeJSON writes the report atomically (renameio: temp file, fsync, rename).
+func writeJSON(path string, rep report) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	return renameio.WriteFile(path, append(data, '\n'), 0o644)
+}
