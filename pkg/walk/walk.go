@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -128,7 +129,7 @@ func Files(ctx context.Context, o Options, skip func(Skip)) ([]File, error) {
 		skips = append(skips, r.skips...)
 		warns = append(warns, r.warns...)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
 	emit(&o, skips, warns, skip)
 	return files, nil
 }
