@@ -44,47 +44,68 @@ func Blocking(f []Finding) bool {
 	return false
 }
 
-// rule is one regular expression over a view of the text.
+// rule is one regular expression over a view of the text. Every match of
+// re contains one of anchors (lowercase literals of the view): the probe
+// finds the anchors with fast substring search and runs re only on windows
+// around them, so text without a trigger word costs one pass of
+// strings.Index per anchor, not a regexp pass per rule.
 type rule struct {
-	id    string
-	re    *regexp.Regexp
-	lines bool // match against the line view instead of the flat view
+	id      string
+	re      *regexp.Regexp
+	lines   bool // match against the line view instead of the flat view
+	anchors []string
 }
 
-// The verb, qualifier and object vocabularies of override phrasing.
+// verbAnchors are the override verbs (ovVerb).
+var verbAnchors = []string{"ignore", "disregard", "forget", "skip", "override", "bypass", "neglect", "discard",
+	"abandon", "set aside", "pay no attention", "do not follow", "don't follow", "stop following", "do not obey",
+	"disobey", "nevermind", "never mind"}
+
+// multilingualAnchors are literals every multilingualOverride phrase holds.
+func multilingualAnchors() []string {
+	return []string{"instruc", "istruz", "anweisung", "инструкц", "указан", "οδηγ", "무시", "忽略", "無視", Normalize("अनदेखी")}
+}
+
+// The verb, qualifier and object vocabularies of override phrasing. A strong
+// qualifier (previous, above, system…) makes any object an override ("ignore
+// the above text"); a weak one (any, all, other…) only with a strong object
+// ("ignore any instructions"), so "ignore any swears input by a user" is not.
 const (
-	ovVerb  = `(?:ignore|disregard|forget|skip|override|bypass|neglect|discard|abandon|set aside|pay no attention to|do not follow|don't follow|stop following|do not obey|disobey|nevermind|never mind)`
-	ovQual  = `(?:previous|previously|prior|above|earlier|preceding|foregoing|original|initial|old|existing|former|system|safety|other|all|any|past|current|given|default|following)`
-	ovNoun  = `(?:instructions?|prompts?|directions?|directives?|rules|guidelines|commands?|orders|context|programming|guidance|constraints|restrictions|training|messages?|conversation|tasks?|input|content|data|information|info|polic(?:y|ies)|requests?|limitations|filters|safeguards|text|everything)`
-	outVerb = `(?:print|say|state|write|output|respond|reply|translate|tell|focus|report|give|repeat|answer|return|spell|display|show)`
+	ovVerb       = `(?:ignore|disregard|forget|skip|override|bypass|neglect|discard|abandon|set aside|pay no attention to|do not follow|don't follow|stop following|do not obey|disobey|nevermind|never mind)`
+	ovStrongQual = `(?:previous|previously|prior|above|earlier|preceding|foregoing|original|initial|old|existing|former|system|safety|past|preset)`
+	ovWeakQual   = `(?:all|any|other|given|current|default|following|every|these|those|your|my)`
+	ovStrongNoun = `(?:instructions?|prompts?|directions?|directives?|rules|guidelines|programming|guidance|constraints|restrictions|training|polic(?:y|ies)|limitations|filters|safeguards)`
+	ovNoun       = `(?:` + ovStrongNoun + `|commands?|orders|context|messages?|conversation|tasks?|input|content|data|information|info|requests?|text|everything)`
+	outVerb      = `(?:print|say|state|write|output|respond|reply|translate|tell|focus|report|give|repeat|answer|return|spell|display|show)`
 )
 
 var rules = []rule{
 	// override phrasing
-	{id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
-	{id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [^ ]+){0,6}? (?:and |then |, ?)?(?:then |just |instead |only |simply )*` + outVerb + `\b`)},
-	{id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
-	{id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
-	{id: "override_phrase", re: multilingualOverride()},
+	{anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
+	{anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
+	{anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [^ ]+){0,6}? (?:and |then |, ?)?(?:then |just |instead |only |simply )*` + outVerb + `\b`)},
+	{anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
+	{anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
+	{anchors: multilingualAnchors(), id: "override_phrase", re: multilingualOverride()},
 	// persona and mode switches
-	{id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
-	{id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|unrestricted|unfiltered|override|developer|maintenance|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
+	{anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
+	{anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
 	// system prompt extraction
-	{id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
-	{id: "system_prompt_request", re: regexp.MustCompile(`\bwhat were you told\b|\b(?:my|your) (?:original |initial |system )?instructions (?:are|were) ?:|\bthe system prompt (?:is|was) ?:|\binitiali[sz]ation string\b|\brepeat (?:the |all |everything )?(?:text |words )?(?:above|before this|preceding)\b|\b(?:opposite|reverse) of your (?:system|initial) (?:prompt|instructions)\b|\bwhat were those instructions\b`)},
+	{anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
+	{anchors: []string{"what were you told", "instructions", "system prompt", "initiali", "repeat", "opposite of your", "reverse of your", "what were those"}, id: "system_prompt_request", re: regexp.MustCompile(`\bwhat were you told\b|\b(?:my|your) (?:original |initial |system )?instructions (?:are|were) ?:|\bthe system prompt (?:is|was) ?:|\binitiali[sz]ation string\b|\brepeat (?:the |all |everything )?(?:text |words )?(?:above|before this|preceding)\b|\b(?:opposite|reverse) of your (?:system|initial) (?:prompt|instructions)\b|\bwhat were those instructions\b`)},
 	// chat-template control tokens
-	{id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
+	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
 	// role labels and role tags
-	{id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instruction)(?: ?[^\]]{0,40})?\]|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
-	{id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
+	{anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instruction)(?: ?[^\]]{0,40})?\]|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
+	{anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
 	// trust claims
-	{id: "trust_claim", re: regexp.MustCompile(`trust[_ -]?tier ?[:=] ?["']?(?:operator|trusted)\b|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
-	{id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
+	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_ -]?tier ?[:=] ?["']?(?:operator|trusted)\b|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
+	{anchors: []string{"verified", "trusted", "approved"}, id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
 	// concealment from the user
-	{id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
+	{anchors: []string{"mention", "tell", "reveal", "disclose", "report", "show", "without"}, id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
 	// exfiltration by shell
-	{id: "exfil_curl_pipe", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^|;\n]{0,300}\| ?(?:sudo )?(?:(?:ba|z|k|da|fi)?sh|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh <\( ?(?:curl|wget)\b|\$\( ?(?:curl|wget)\b[^)\n]*\) ?\| ?(?:ba)?sh\b|\biex ?\(? ?(?:iwr|invoke-webrequest|\(?new-object net\.webclient)`)},
-	{id: "exfil_upload", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^\n]{0,200}(?:-d|--data[a-z-]*|-f|--form|-t|--upload-file|--post-file)[= ]+["']?[^ \n]{0,40}(?:~/\.ssh|/etc/(?:passwd|shadow)|\.env\b|\$\( ?(?:env|printenv|cat)\b|\$\{?(?:aws|github|gh|openai|anthropic|api)_?[a-z_]*)`)},
+	{anchors: []string{"curl", "wget", "iex"}, id: "exfil_curl_pipe", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^|;\n]*\| ?(?:sudo )?(?:(?:ba|z|k|da|fi)?sh|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh <\( ?(?:curl|wget)\b|\$\( ?(?:curl|wget)\b[^)\n]*\) ?\| ?(?:ba)?sh\b|\biex ?\(? ?(?:iwr|invoke-webrequest|\(?new-object net\.webclient)`)},
+	{anchors: []string{"curl", "wget"}, id: "exfil_upload", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^\n]*(?:-d|--data[a-z-]*|-f|--form|-t|--upload-file|--post-file)[= ]+["']?[^ \n]{0,40}(?:~/\.ssh|/etc/(?:passwd|shadow)|\.env\b|\$\( ?(?:env|printenv|cat)\b|\$\{?(?:aws|github|gh|openai|anthropic|api)_?[a-z_]*)`)},
 }
 
 // multilingualOverride matches "ignore (all) previous instructions" in the
@@ -112,9 +133,8 @@ func multilingualOverride() *regexp.Regexp {
 	return regexp.MustCompile(strings.Join(phrases, "|"))
 }
 
-// htmlCommentRE finds HTML comments (unterminated ones run to the end) and
-// markdown link-reference comments, both invisible once rendered.
-var htmlCommentRE = regexp.MustCompile(`(?s)<!--(.*?)(?:-->|$)|(?m)^ ?\[(?://|comment)\] ?: ?# ?[("'](.*)$`)
+// mdCommentRE finds markdown link-reference comments, invisible once rendered.
+var mdCommentRE = regexp.MustCompile(`(?m)^ ?\[(?://|comment)\] ?: ?# ?[("'].*$`)
 
 // hiddenCueRE is what makes a hidden comment an instruction to a model.
 var hiddenCueRE = regexp.MustCompile(`\b(?:ai|llm|llms|assistant|agent|agents|model|chatbot|gpt|claude|copilot|ignore|disregard|instructions?|you (?:must|should|are|will|may)|do not (?:mention|tell|reveal|show)|print|state|respond|reply|output|override)\b`)
@@ -144,8 +164,33 @@ var forgedTagRE = regexp.MustCompile(`[<\x{fffd}] ?/? ?guild ?: ?recall|llacer ?
 // fenceRE finds markdown code-fence lines in the line view.
 var fenceRE = regexp.MustCompile("(?m)^ {0,3}(?:```|~~~)")
 
-// encodedRE finds base64 and hex runs long enough to hide a sentence.
-var encodedRE = regexp.MustCompile(`[A-Za-z0-9+/]{24,}={0,2}|(?:[0-9a-fA-F]{2}){16,}`)
+// encodedRuns returns the runs of base64 characters (with trailing '=')
+// at least 24 long: long enough to hide a sentence. Hex runs are a subset.
+func encodedRuns(text string) [][]int {
+	var out [][]int
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && isB64(text[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			end := i
+			for end < len(text) && end-i < 2 && text[end] == '=' {
+				end++
+			}
+			if i-start >= 24 {
+				out = append(out, []int{start, end})
+			}
+			start = -1
+		}
+	}
+	return out
+}
+
+func isB64(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
 
 // Probe scans text for injection patterns, on its normalised views (flat and
 // line-preserving) and, for invisible characters and encoded payloads, on the
@@ -167,9 +212,7 @@ func Probe(text string) []Finding {
 		if r.lines {
 			v = lines
 		}
-		for _, loc := range r.re.FindAllStringIndex(v, -1) {
-			add(r.id, v, loc)
-		}
+		scan(r.re, v, r.anchors, func(loc []int) { add(r.id, v, loc) })
 	}
 	// Phrases spelled with punctuation between the words (datamarking
 	// characters, underscores, dots) are matched on a words-only view.
@@ -181,9 +224,7 @@ func Probe(text string) []Finding {
 			if _, ok := acc[r.id]; ok {
 				continue
 			}
-			if loc := r.re.FindStringIndex(words); loc != nil {
-				add(r.id, words, loc)
-			}
+			scan(r.re, words, r.anchors, func(loc []int) { add(r.id, words, loc) })
 		}
 	}
 	probeRoleTurns(lines, add)
@@ -230,8 +271,11 @@ var roleLabelRE = regexp.MustCompile(`(?m)^ ?(assistant|user|ai|bot|model|gpt|ch
 func probeRoleTurns(lines string, add func(string, string, []int)) {
 	var first []int
 	seen := map[string]bool{}
-	for _, m := range roleLabelRE.FindAllStringSubmatchIndex(lines, -1) {
-		label := lines[m[2]:m[3]]
+	var ms [][]int
+	scan(roleLabelRE, lines, []string{"assistant", "user", "ai", "bot", "model", "gpt"}, func(m []int) { ms = append(ms, m) })
+	for _, m := range ms {
+		sub := roleLabelRE.FindStringSubmatchIndex(lines[m[0]:m[1]])
+		label := lines[m[0]+sub[2] : m[0]+sub[3]]
 		if label != "user" {
 			label = "assistant"
 		}
@@ -246,18 +290,30 @@ func probeRoleTurns(lines string, add func(string, string, []int)) {
 }
 
 func probeHiddenComments(lines string, add func(string, string, []int)) {
-	for _, m := range htmlCommentRE.FindAllStringSubmatchIndex(lines, -1) {
-		lo, hi := m[2], m[3]
-		if lo < 0 {
-			lo, hi = m[4], m[5]
+	// HTML comments; an unterminated one runs to the end of the text.
+	for i := 0; ; {
+		k := strings.Index(lines[i:], "<!--")
+		if k < 0 {
+			break
 		}
-		if lo < 0 {
-			continue
+		start := i + k
+		bodyStart := start + 4
+		end := strings.Index(lines[bodyStart:], "-->")
+		bodyEnd, next := len(lines), len(lines)
+		if end >= 0 {
+			bodyEnd, next = bodyStart+end, bodyStart+end+3
 		}
-		if hiddenCueRE.MatchString(lines[lo:hi]) {
-			add("hidden_html_comment", lines, m[:2])
+		if hiddenCueRE.MatchString(lines[bodyStart:bodyEnd]) {
+			add("hidden_html_comment", lines, []int{start, next})
 		}
+		i = next
 	}
+	// markdown link-reference comments: [//]: # (text)
+	scan(mdCommentRE, lines, []string{"[//]", "[comment]"}, func(m []int) {
+		if hiddenCueRE.MatchString(lines[m[0]:m[1]]) {
+			add("hidden_html_comment", lines, m)
+		}
+	})
 }
 
 func probeImages(flat string, add func(string, string, []int)) {
@@ -270,8 +326,10 @@ func probeImages(flat string, add func(string, string, []int)) {
 	}
 }
 
-// suspiciousImage: an image URL to a host outside imageHosts, or one whose
-// query or path carries a template placeholder (data to be filled in).
+// suspiciousImage: an image URL whose path or query carries a template
+// placeholder (data to be filled in), or one to a host outside imageHosts
+// that has a query string or does not name an image file: a fetch that can
+// carry data out, rather than a screenshot or badge.
 func suspiciousImage(raw string) bool {
 	if strings.ContainsAny(raw, "{}$<[") || strings.Contains(raw, "%s") {
 		return true
@@ -289,8 +347,10 @@ func suspiciousImage(raw string) bool {
 			return false
 		}
 	}
-	return true
+	return u.RawQuery != "" || !imageFileRE.MatchString(u.Path)
 }
+
+var imageFileRE = regexp.MustCompile(`\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|tiff?)$`)
 
 // probeDelimiters flags the wrapper's delimiter inside the text. Outside code
 // fences it is a forgery (forged_delimiter, which quarantines); inside a
@@ -298,7 +358,8 @@ func suspiciousImage(raw string) bool {
 // documentation of this toolkit looks. A tier claim inside the tag is caught
 // by trust_claim wherever it is.
 func probeDelimiters(lines string, add func(string, string, []int)) {
-	ms := forgedTagRE.FindAllStringIndex(lines, -1)
+	var ms [][]int
+	scan(forgedTagRE, lines, []string{"guild", "dliug"}, func(m []int) { ms = append(ms, m) })
 	if len(ms) == 0 {
 		return
 	}
@@ -371,7 +432,7 @@ func asciiVisible(r rune) bool { return r > 0x20 && r < 0x7f }
 // probeEncoded decodes base64 and hex runs of the raw text and flags those
 // whose plain text carries an override, persona or prompt-extraction phrase.
 func probeEncoded(text string, add func(string, string, []int)) {
-	for _, m := range encodedRE.FindAllStringIndex(text, -1) {
+	for _, m := range encodedRuns(text) {
 		run := text[m[0]:m[1]]
 		var dec []byte
 		if len(run)%2 == 0 && isHex(run) {
@@ -417,6 +478,70 @@ func mostlyText(b []byte) bool {
 		}
 	}
 	return ok*10 >= len(b)*9
+}
+
+// scanReach is how far (bytes) a match may extend before or after the
+// anchor it contains; every rule's match is far shorter.
+const scanReach = 512
+
+// scan reports the non-overlapping matches of re in v that contain one of
+// anchors, running re only on windows of ±scanReach around anchor hits
+// (overlapping windows merged). Windows are widened to the nearest space or
+// line break so \b and line anchors see their true context; a match that
+// touches a window edge cut inside a word or line is discarded.
+func scan(re *regexp.Regexp, v string, anchors []string, fn func([]int)) {
+	hits := anchorHits(v, anchors)
+	lastEnd := 0
+	for i := 0; i < len(hits); {
+		lo, hi := hits[i]-scanReach, hits[i]+scanReach
+		j := i + 1
+		for j < len(hits) && hits[j]-scanReach <= hi {
+			hi = hits[j] + scanReach
+			j++
+		}
+		i = j
+		lo, hi = max(lo, 0), min(hi, len(v))
+		for k := 0; k < 256 && lo > 0 && v[lo-1] != '\n'; k++ {
+			lo--
+		}
+		for k := 0; k < 256 && hi < len(v) && v[hi] != '\n'; k++ {
+			hi++
+		}
+		for _, m := range re.FindAllStringIndex(v[lo:hi], -1) {
+			a, b := m[0]+lo, m[1]+lo
+			if a < lastEnd || (a == lo && lo > 0 && v[lo-1] != '\n') || (b == hi && hi < len(v) && v[hi] != '\n') {
+				continue
+			}
+			fn([]int{a, b})
+			lastEnd = b
+		}
+	}
+}
+
+// anchorHits returns the sorted, distinct offsets of every anchor in v.
+func anchorHits(v string, anchors []string) []int {
+	var hits []int
+	for _, a := range anchors {
+		for i := 0; ; {
+			k := strings.Index(v[i:], a)
+			if k < 0 {
+				break
+			}
+			hits = append(hits, i+k)
+			i += k + len(a)
+		}
+	}
+	if len(hits) < 2 {
+		return hits
+	}
+	sort.Ints(hits)
+	out := hits[:1]
+	for _, h := range hits[1:] {
+		if h != out[len(out)-1] {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // excerpt returns the match with a little context, at most ~120 bytes, on
