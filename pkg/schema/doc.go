@@ -21,8 +21,9 @@ const (
 	KindRehydrate = "rtch.rehydrate"
 	KindHandoff   = "rtch.handoff"
 
-	KindRecall        = "guild.recall"
-	KindBundleReceipt = "guild.bundle_receipt"
+	KindRecall          = "guild.recall"
+	KindBundleReceipt   = "guild.bundle_receipt"
+	KindBundleThreshold = "guild.bundle_threshold"
 
 	// V1 is the version of every kind above today.
 	V1 = 1

@@ -54,3 +54,28 @@ type BundleReceipt struct {
 	// DroppedForBudget lists each cut made to fit the cap.
 	DroppedForBudget []string `json:"dropped_for_budget"`
 }
+
+// BundleThreshold is guild.bundle_threshold: guild-bundle --check-threshold's
+// answer for one lane, whether formal bundle assembly is mandatory.
+type BundleThreshold struct {
+	record.Envelope
+	// TaskID is the lane's task id.
+	TaskID string `json:"task_id"`
+	// Specialist is the lane owner.
+	Specialist string `json:"specialist"`
+	// Mandatory is true when any trigger fired.
+	Mandatory bool `json:"mandatory"`
+	// Triggers name the rules that fired: source_files, long_source,
+	// depends_on, cross_repo, deep_rigor_borderline.
+	Triggers []string `json:"triggers"`
+	// SourceFiles is the number of distinct source files the lane references
+	// (its refs and the codebase map).
+	SourceFiles int `json:"source_files"`
+	// LongestSource is the longest of those files as "path:lines", "" when none
+	// could be read.
+	LongestSource string `json:"longest_source"`
+	// DependsOn lists the upstream task ids whose contracts the lane reads.
+	DependsOn []string `json:"depends_on"`
+	// Reasons explain each trigger in a sentence.
+	Reasons []string `json:"reasons"`
+}
