@@ -377,3 +377,78 @@ func TestGitSubdirRoot(t *testing.T) {
 		}
 	}
 }
+
+// TestGitFastPath: listing through git ls-files gives what the walk
+// gives on the agreement matrix, for the root and for subdirectories,
+// with ignore reports included; the one documented difference, a tracked
+// file matching an ignore rule, is listed only by the fast path.
+func TestGitFastPath(t *testing.T) {
+	needGit(t)
+	dir := t.TempDir()
+	env := gitEnv(t)
+	buildMatrix(t, dir, env)
+	writeTree(t, dir, map[string]string{
+		"a/.ignore":        "m.o\n",
+		"b/.rtchignore":    "*.go\n",
+		"nestedrepo/n.go":  "",
+		"nestedrepo/n.log": "",
+	})
+	git(t, filepath.Join(dir, "nestedrepo"), env, nil, "init", "-q")
+	for _, sub := range []string{"", "sub", "a"} {
+		for _, hidden := range []bool{false, true} {
+			o := Options{Root: filepath.Join(dir, sub), Hidden: hidden, ReportIgnored: true, Excludes: []string{"z/", "*.q"}}
+			var walkSkips, gitSkips []Skip
+			walked, err := Files(context.Background(), o, func(s Skip) { walkSkips = append(walkSkips, s) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.GitFastPath = true
+			o.Warn = func(f string, a ...any) { t.Errorf("warning: "+f, a...) }
+			fast, err := Files(context.Background(), o, func(s Skip) { gitSkips = append(gitSkips, s) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if onlyWalk, onlyFast := diff(paths(walked), paths(fast)); len(onlyWalk)+len(onlyFast) > 0 {
+				t.Errorf("root %q hidden=%v: walk only %q\nfast path only %q", sub, hidden, onlyWalk, onlyFast)
+			}
+			// The fast path reports only what its own rules drop: every
+			// such report must also be one of the walk's.
+			seen := map[string]bool{}
+			for _, s := range walkSkips {
+				seen[s.Path+" "+s.Reason+" "+s.Detail] = true
+			}
+			for _, s := range gitSkips {
+				if !seen[s.Path+" "+s.Reason+" "+s.Detail] {
+					t.Errorf("root %q: fast path skip %+v not reported by the walk", sub, s)
+				}
+			}
+		}
+	}
+	if !contains(walkPaths(t, Options{Root: dir, GitFastPath: true}), "nestedrepo/n.go") {
+		t.Error("fast path did not walk the nested repository")
+	}
+
+	// Tracked files are never ignored by git.
+	writeTree(t, dir, map[string]string{"tracked.log": "x\n"})
+	git(t, dir, env, nil, "add", "-f", "tracked.log")
+	if contains(walkPaths(t, Options{Root: dir}), "tracked.log") {
+		t.Error("walk lists an ignored file")
+	}
+	if !contains(walkPaths(t, Options{Root: dir, GitFastPath: true}), "tracked.log") {
+		t.Error("fast path drops a tracked file that matches *.log")
+	}
+	// A .ignore '!' cannot bring back what .gitignore excludes: git
+	// never lists it.
+	writeTree(t, dir, map[string]string{"a/.ignore": "m.o\n!x.log\n"})
+	if !contains(walkPaths(t, Options{Root: dir}), "a/x.log") {
+		t.Error("walk: a .ignore whitelist should beat .gitignore")
+	}
+	if contains(walkPaths(t, Options{Root: dir, GitFastPath: true}), "a/x.log") {
+		t.Error("fast path lists a file git ignores")
+	}
+	// Deleted from the work tree but still in the index: not listed.
+	os.Remove(filepath.Join(dir, "tracked.log"))
+	if contains(walkPaths(t, Options{Root: dir, GitFastPath: true}), "tracked.log") {
+		t.Error("fast path lists a file missing from the work tree")
+	}
+}

@@ -63,6 +63,15 @@ type Options struct {
 	// ReportIgnored reports every ignored or hidden entry through skip
 	// with reason "ignored" (a directory once, its contents not walked).
 	ReportIgnored bool
+	// GitFastPath lists the files of a root inside a git work tree with
+	// `git ls-files -co --exclude-standard` instead of walking it; .ignore,
+	// .rtchignore, Excludes, hidden and the size, type and symlink rules
+	// still apply. Git's semantics then hold in full: a tracked file is
+	// listed even when an ignore rule matches it, and a .ignore or
+	// .rtchignore '!' rule cannot bring back a file .gitignore excludes.
+	// Nested repositories and submodules are walked. Falls back to the
+	// walk, with a warning, when git fails.
+	GitFastPath bool
 	// Workers bounds the parallelism; 0 means GOMAXPROCS.
 	Workers int
 	// Warn receives warnings (unreadable entries, symlink escapes, loops,
@@ -117,7 +126,17 @@ func Files(ctx context.Context, o Options, skip func(Skip)) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	w.run()
+	if o.GitFastPath && !o.NoIgnore && (w.rootRepo || w.top != w.root) {
+		jobs, err := w.gitFast()
+		if err != nil {
+			w.warnf(nil, "", "git ls-files failed, walking the tree instead: %v", err)
+			w.run(job{abs: w.root, parent: w.rootNode})
+		} else {
+			w.run(jobs...)
+		}
+	} else {
+		w.run(job{abs: w.root, parent: w.rootNode})
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -262,7 +281,7 @@ func (w *walker) loadAncestors() {
 			r, _ := filepath.Rel(top, d)
 			base = filepath.ToSlash(r)
 		}
-		n = w.extend(n, d, base, false, presentIgnoreFiles(d))
+		n = w.extend(n, d, base, false, ignoreFilesIn(d))
 	}
 	w.rootNode = n
 }
@@ -270,16 +289,6 @@ func (w *walker) loadAncestors() {
 func hasGit(dir string) bool {
 	_, err := os.Lstat(filepath.Join(dir, ".git"))
 	return err == nil
-}
-
-func presentIgnoreFiles(dir string) map[string]bool {
-	m := map[string]bool{}
-	for _, n := range []string{".gitignore", ".ignore", ".rtchignore"} {
-		if st, err := os.Stat(filepath.Join(dir, n)); err == nil && st.Mode().IsRegular() {
-			m[n] = true
-		}
-	}
-	return m
 }
 
 // infoExclude loads .git/info/exclude for the repository whose work tree
@@ -376,14 +385,34 @@ func (w *walker) extend(parent *node, dir, base string, repo bool, present map[s
 // a tier the deepest file that matches decides; within a file, the last
 // matching line. whitelisted reports a decisive '!' match.
 func (w *walker) match(n *node, path string, isDir bool) (ignored, whitelisted bool, why string) {
+	if ignored, whitelisted, why = w.matchOwn(n, path, isDir); ignored || whitelisted {
+		return
+	}
+	return matchGit(n, path, isDir)
+}
+
+// matchOwn applies the tiers git does not know: Excludes, .rtchignore and
+// .ignore.
+func (w *walker) matchOwn(n *node, path string, isDir bool) (ignored, whitelisted bool, why string) {
 	if p := w.excludes.Match(path, isDir); p != nil {
 		return verdict(w.excludes, p)
 	}
-	for _, tier := range [][]*ignore.List{n.rtch, n.dot, n.git} {
+	for _, tier := range [][]*ignore.List{n.rtch, n.dot} {
 		for _, l := range tier {
 			if p := l.Match(path, isDir); p != nil {
 				return verdict(l, p)
 			}
+		}
+	}
+	return false, false, ""
+}
+
+// matchGit applies git's rules: .gitignore files deepest first, then
+// .git/info/exclude.
+func matchGit(n *node, path string, isDir bool) (ignored, whitelisted bool, why string) {
+	for _, l := range n.git {
+		if p := l.Match(path, isDir); p != nil {
+			return verdict(l, p)
 		}
 	}
 	if p := n.exclude.Match(path, isDir); p != nil {
@@ -410,10 +439,12 @@ func (w *walker) warnf(r *result, path, format string, args ...any) {
 	r.warns = append(r.warns, wr)
 }
 
-func (w *walker) run() {
+// run walks the given directories, and everything below them, in
+// parallel.
+func (w *walker) run(jobs ...job) {
 	n := w.o.workers()
-	w.queue = append(w.queue, job{abs: w.root, rel: "", parent: w.rootNode})
-	w.pending = 1
+	w.queue = append(w.queue, jobs...)
+	w.pending = len(jobs)
 	var wg sync.WaitGroup
 	rs := make([]*result, n)
 	for i := range n {
