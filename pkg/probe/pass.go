@@ -1,0 +1,330 @@
+package probe
+
+import (
+	"bytes"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/rtch/rtch/pkg/probe/match"
+	"github.com/rtch/rtch/pkg/symbols"
+)
+
+// Field of a match.
+const (
+	fieldPath       = "path"
+	fieldDefinition = "definition"
+	fieldDefLine    = "definition_line"
+	fieldHeading    = "heading"
+	fieldKey        = "key"
+	fieldBody       = "body"
+)
+
+const (
+	keptPositions = 4  // match positions kept per term per file, for hits
+	anchorsKept   = 5  // anchor lines per file
+	anchorSpread  = 12 // anchors closer than this to a better one are dropped
+)
+
+// pos is one kept match.
+type pos struct {
+	line, col int32
+	field     uint8
+}
+
+var fieldNames = []string{fieldBody, fieldDefinition, fieldDefLine, fieldHeading, fieldKey, fieldPath}
+
+const (
+	fBody uint8 = iota
+	fDef
+	fDefLine
+	fHeading
+	fKey
+	fPath
+)
+
+// termEv is one term's evidence in one file.
+type termEv struct {
+	term                       int32
+	body, def, defl, head, key int32
+	fileExact, filePart, dir   bool
+	npos                       int8
+	pos                        [keptPositions]pos
+}
+
+// fileEv is one file's evidence.
+type fileEv struct {
+	path    string
+	bytes   int64
+	lines   int
+	terms   []termEv
+	anchors []int
+}
+
+type lineScore struct {
+	line  int
+	score float64
+	seen  []int32 // terms already counted on the line
+}
+
+// collector gathers one file's evidence; slot maps a term to its entry + 1
+// and is reset after the file.
+type collector struct {
+	ev   *fileEv
+	slot []int32
+}
+
+func (c *collector) get(t int) *termEv {
+	if c.slot[t] == 0 {
+		c.ev.terms = append(c.ev.terms, termEv{term: int32(t)})
+		c.slot[t] = int32(len(c.ev.terms))
+	}
+	return &c.ev.terms[c.slot[t]-1]
+}
+
+func (c *collector) done() *fileEv {
+	for _, te := range c.ev.terms {
+		c.slot[te.term] = 0
+	}
+	if len(c.ev.terms) == 0 {
+		return nil
+	}
+	return c.ev
+}
+
+// scanFile finds every census term in one file's bytes.
+func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *collector) {
+	ext := strings.ToLower(path.Ext(p))
+	isMD := ext == ".md" || ext == ".markdown" || ext == ".mdx"
+	isKeyed := ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml"
+	isCode := symbols.Lang(p) != ""
+	get := c.get
+	ev := c.ev
+	ev.bytes = int64(len(data))
+	var lines *match.Lines
+	var ls []lineScore
+	m.Scan(data, func(t, s, e int) bool {
+		ct := &terms[t]
+		if lines == nil {
+			lines = match.NewLines(data)
+		}
+		ln, lstart, lend := lines.At(s)
+		line := data[lstart:lend]
+		f := fBody
+		switch {
+		case ct.locations[p] != nil && containsInt(ct.locations[p], ln):
+			f = fDef
+			if isMD {
+				f = fHeading
+			} else if isKeyed {
+				f = fKey
+			}
+		case isMD && isHeading(line):
+			f = fHeading
+		case isKeyed && isKeyAt(data, e):
+			f = fKey
+		case isCode && defContext(line, s-lstart):
+			f = fDefLine
+		}
+		te := get(t)
+		switch f {
+		case fDef:
+			te.def++
+		case fDefLine:
+			te.defl++
+		case fHeading:
+			te.head++
+		case fKey:
+			te.key++
+		default:
+			te.body++
+		}
+		if int(te.npos) < keptPositions {
+			te.pos[te.npos] = pos{int32(ln), int32(s - lstart + 1), f}
+			te.npos++
+		} else if f != fBody {
+			// A stronger field replaces the last kept body position.
+			for k := keptPositions - 1; k >= 0; k-- {
+				if te.pos[k].field == fBody {
+					te.pos[k] = pos{int32(ln), int32(s - lstart + 1), f}
+					break
+				}
+			}
+		}
+		if ct.phrase == "" && !ct.neighbor {
+			w := ct.idf
+			switch f {
+			case fDef:
+				w *= 4
+			case fDefLine, fHeading:
+				w *= 2
+			}
+			if n := len(ls); n > 0 && ls[n-1].line == ln {
+				if !containsInt32(ls[n-1].seen, int32(t)) {
+					ls[n-1].score += w
+					ls[n-1].seen = append(ls[n-1].seen, int32(t))
+				}
+			} else {
+				ls = append(ls, lineScore{line: ln, score: w, seen: []int32{int32(t)}})
+			}
+		}
+		return true
+	})
+	if len(ev.terms) > 0 {
+		ev.lines = match.CountLines(data)
+		ev.anchors = pickAnchors(ls)
+	}
+}
+
+// pickAnchors chooses the best-scoring lines, spread apart.
+func pickAnchors(ls []lineScore) []int {
+	sort.SliceStable(ls, func(i, j int) bool {
+		if ls[i].score != ls[j].score {
+			return ls[i].score > ls[j].score
+		}
+		return ls[i].line < ls[j].line
+	})
+	var out []int
+	for _, l := range ls {
+		if len(out) >= anchorsKept {
+			break
+		}
+		near := false
+		for _, a := range out {
+			if l.line-a < anchorSpread && a-l.line < anchorSpread {
+				near = true
+				break
+			}
+		}
+		if !near {
+			out = append(out, l.line)
+		}
+	}
+	return out
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func containsInt32(xs []int32, x int32) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// isHeading: an ATX heading line of level 1–3.
+func isHeading(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 {
+		return false
+	}
+	n := 0
+	for n < len(t) && t[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 3 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
+}
+
+// isKeyAt: the match ending at e is a key ("term": / term: / term =).
+func isKeyAt(data []byte, e int) bool {
+	if e < len(data) && (data[e] == '"' || data[e] == '\'') {
+		e++
+	}
+	for e < len(data) && (data[e] == ' ' || data[e] == '\t') {
+		e++
+	}
+	return e < len(data) && (data[e] == ':' || data[e] == '=')
+}
+
+// defKeywords open a definition line in the languages the scout reads.
+var defKeywords = []string{"func ", "def ", "async def ", "class ", "type ", "fn ", "pub fn ", "pub(crate) fn ",
+	"pub struct ", "pub enum ", "pub trait ", "struct ", "enum ", "trait ", "impl ", "function ", "export function ",
+	"export default function ", "export class ", "export const ", "export interface ", "export type ", "interface ",
+	"module ", "public ", "private ", "protected ", "static ", "const ", "var ", "let ", "#define "}
+
+// defContext reports whether col (0-based, in line) falls in the name part
+// of a definition line: after the opening keyword (and a Go receiver), before
+// the parameter list or initialiser.
+func defContext(line []byte, col int) bool {
+	t := bytes.TrimLeft(line, " \t")
+	off := len(line) - len(t)
+	kw := ""
+	for _, k := range defKeywords {
+		if bytes.HasPrefix(t, []byte(k)) {
+			kw = k
+			break
+		}
+	}
+	if kw == "" {
+		return false
+	}
+	start := off + len(kw)
+	if kw == "func " && start < len(line) && line[start] == '(' {
+		depth := 0
+		for i := start; i < len(line); i++ {
+			if line[i] == '(' {
+				depth++
+			} else if line[i] == ')' {
+				depth--
+				if depth == 0 {
+					start = i + 1
+					break
+				}
+			}
+		}
+	}
+	if col < start {
+		return false
+	}
+	end := len(line)
+	if i := bytes.IndexAny(line[start:], "(=:{<["); i >= 0 {
+		end = start + i
+	}
+	return col < end
+}
+
+// pathEvidence matches the path terms against one path.
+func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p string, get func(t int) *termEv) {
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	dirEnd := len(p) - len(base)
+	fp, fb, fs := match.Fold(p), match.Fold(base), match.Fold(stem)
+	pm.Scan([]byte(p), func(k, s, e int) bool {
+		t := pathTerms[k]
+		ct := &terms[t]
+		te := get(t)
+		switch {
+		case s >= dirEnd && (ct.text == fb || ct.text == fs):
+			te.fileExact = true
+		case s >= dirEnd:
+			te.filePart = true
+		default:
+			te.dir = true
+		}
+		if int(te.npos) < keptPositions {
+			te.pos[te.npos] = pos{0, int32(s + 1), fPath}
+			te.npos++
+		}
+		return true
+	})
+	// Path terms ("requests/models.py", "cobra.go") match whole paths or suffixes.
+	for _, t := range pathTerms {
+		ct := &terms[t]
+		if !ct.pathOnly {
+			continue
+		}
+		if fp == ct.text || strings.HasSuffix(fp, "/"+strings.TrimPrefix(ct.text, "/")) || fb == ct.text {
+			te := get(t)
+			te.fileExact = true
+		}
+	}
+}

@@ -1,0 +1,345 @@
+// Package probe is stage 5 of the lane (SPEC §8): it turns the candidate
+// basket into a typed probe plan — families, budgets per fanout level, claim
+// authority, the cost-discovery dry run — and executes every probe in one
+// parallel pass over the zone's files: each file is read once, every term of
+// every probe is found by one case-folded Aho-Corasick scan of its bytes (no
+// regular expression ever runs over a whole file), and each match is
+// classified by field (definition line, heading, key, body) on the spot. The
+// pass doubles as the dry run: it counts, for every probe, the files and lines
+// its terms occur in. Afterwards the files are ranked (package rank) and each
+// executed probe's hits are emitted in rank order, capped.
+package probe
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/probe/match"
+	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/scout"
+)
+
+// Families, in the order the plan considers them.
+const (
+	FamilyExplicitSeed   = "explicit_seed"
+	FamilyDurableHandle  = "durable_handle"
+	FamilyFileInventory  = "file_inventory"
+	FamilyCodeSymbol     = "code_symbol"
+	FamilyHeading        = "heading"
+	FamilyKey            = "json_yaml_key"
+	FamilyBacklink       = "reference_backlink"
+	FamilyCaution        = "caution"
+	FamilyTruthPhrase    = "source_of_truth_phrase"
+	FamilyTemporal       = "temporal_provenance"
+	FamilyBodyTerm       = "body_term"
+	statusPlanned        = "planned"
+	statusExecuted       = "executed"
+	statusSkippedCost    = "skipped_cost"
+	dryRunFiles          = 50     // a target set above this many files is costed first
+	costFiles            = 100    // above this many files …
+	costLines            = 50_000 // … or this many lines, the probe runs only at wide, as exploratory
+	maxBodyProbes        = 6      // body-term probes at most, so typed families keep budget
+	authorityWeak        = "weak"
+	authoritySource      = "source-bearing"
+	authorityClaim       = "claim-supporting"
+	targetKindNames      = "names"     // matches paths, reads no content
+	targetKindConfirmed  = "confirmed" // files where the scout confirmed the term
+	targetKindOccurrence = "occurrence"
+)
+
+// planned is a probe with the term indices it searches for.
+type planned struct {
+	schema.Probe
+	terms      []int  // indices into the census terms
+	targetKind string // names, confirmed, occurrence
+}
+
+// censusTerm is one literal the pass looks for.
+type censusTerm struct {
+	text      string // folded literal
+	cand      int    // index of the candidate, -1 for phrases
+	origin    string
+	use       string
+	idf       float64
+	generic   bool
+	neighbor  bool   // literal stands for a known neighbor surface
+	phrase    string // "truth" or "deprecation" for phrase literals
+	pathOnly  bool   // a path-like term: matched against paths, and in content literally
+	locations map[string][]int
+}
+
+// plan builds the census terms and the probes for a basket.
+func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budget config.FanoutBudget, profile string) ([]censusTerm, []*planned) {
+	var terms []censusTerm
+	index := map[string]int{}
+	addTerm := func(ct censusTerm) int {
+		if i, ok := index[ct.text]; ok {
+			return i
+		}
+		index[ct.text] = len(terms)
+		terms = append(terms, ct)
+		return len(terms) - 1
+	}
+	generic := map[string]bool{}
+	for _, g := range basket.GenericAloneWarnings {
+		generic[match.Fold(g)] = true
+	}
+	byFamily := map[string][]int{}
+	var body []int
+	for ci, c := range cands {
+		if c.Use == "exclude" || c.Origin == "noise" {
+			continue
+		}
+		ct := censusTerm{text: match.Fold(c.Term), cand: ci, origin: c.Origin, use: c.Use, idf: c.IDF,
+			generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations)}
+		if c.Use == "neighbor_only" {
+			ct.neighbor = true
+			ct.text = match.Fold(path.Base(c.Term))
+		}
+		if isPathTerm(c.Term) {
+			ct.pathOnly = true
+		}
+		if ct.text == "" {
+			continue
+		}
+		i := addTerm(ct)
+		switch {
+		case c.Origin == "explicit_seed":
+			byFamily[FamilyExplicitSeed] = append(byFamily[FamilyExplicitSeed], i)
+		case c.Origin == "durable_handle":
+			byFamily[FamilyDurableHandle] = append(byFamily[FamilyDurableHandle], i)
+		case c.Use == "neighbor_only":
+			byFamily[FamilyBacklink] = append(byFamily[FamilyBacklink], i)
+		case c.Origin == "code_symbol":
+			byFamily[FamilyCodeSymbol] = append(byFamily[FamilyCodeSymbol], i)
+		case c.Origin == "heading":
+			byFamily[FamilyHeading] = append(byFamily[FamilyHeading], i)
+		case c.Origin == "json_key" || c.Origin == "yaml_key":
+			byFamily[FamilyKey] = append(byFamily[FamilyKey], i)
+		}
+		if c.Origin == "file_path" || c.Origin == "local_shape" || c.Origin == "manifest_key" || ct.pathOnly {
+			byFamily[FamilyFileInventory] = append(byFamily[FamilyFileInventory], i)
+		}
+		if c.Use == "exploratory" || c.Origin == "file_path" || c.Origin == "code_symbol" || c.Origin == "heading" ||
+			c.Origin == "json_key" || c.Origin == "yaml_key" {
+			if !ct.pathOnly {
+				body = append(body, i)
+			}
+		}
+	}
+	// Every word-like located or exploratory term is also a path term: a
+	// file named for it is strong evidence.
+	inv := map[int]bool{}
+	for _, i := range byFamily[FamilyFileInventory] {
+		inv[i] = true
+	}
+	for _, i := range body {
+		if !inv[i] {
+			byFamily[FamilyFileInventory] = append(byFamily[FamilyFileInventory], i)
+		}
+	}
+	for _, p := range scout.TruthPhrases {
+		i := addTerm(censusTerm{text: p, cand: -1, origin: "caution", use: "caution", phrase: "truth"})
+		byFamily[FamilyTruthPhrase] = append(byFamily[FamilyTruthPhrase], i)
+	}
+	for _, p := range scout.DeprecationMarkers {
+		i := addTerm(censusTerm{text: p, cand: -1, origin: "caution", use: "caution", phrase: "deprecation"})
+		byFamily[FamilyTemporal] = append(byFamily[FamilyTemporal], i)
+	}
+
+	exploratoryAllowed := in.FanoutLevel != "conservative"
+	var probes []*planned
+	add := func(fam string, ts []int, kind string) {
+		if len(ts) == 0 || len(probes) >= budget.MaxProbes {
+			return
+		}
+		p := &planned{terms: ts, targetKind: kind}
+		p.Family = fam
+		p.ProbeID = fmt.Sprintf("P%02d", len(probes)+1)
+		for _, t := range ts {
+			p.InputTerms = append(p.InputTerms, terms[t].text)
+		}
+		describe(p, profile)
+		probes = append(probes, p)
+	}
+	add(FamilyExplicitSeed, byFamily[FamilyExplicitSeed], targetKindOccurrence)
+	add(FamilyDurableHandle, byFamily[FamilyDurableHandle], targetKindOccurrence)
+	add(FamilyFileInventory, byFamily[FamilyFileInventory], targetKindNames)
+	add(FamilyCodeSymbol, byFamily[FamilyCodeSymbol], targetKindConfirmed)
+	add(FamilyHeading, byFamily[FamilyHeading], targetKindConfirmed)
+	add(FamilyKey, byFamily[FamilyKey], targetKindConfirmed)
+	add(FamilyBacklink, byFamily[FamilyBacklink], targetKindOccurrence)
+	docsFirst := profile == "doctrine_chain" || profile == "audit_history" || profile == "manifest_registry"
+	if docsFirst {
+		add(FamilyTruthPhrase, byFamily[FamilyTruthPhrase], targetKindOccurrence)
+		add(FamilyTemporal, byFamily[FamilyTemporal], targetKindOccurrence)
+	}
+	if exploratoryAllowed && len(body) > 0 {
+		// Body-term probes: rarest terms first, grouped so each probe's
+		// target set stays small enough to run.
+		sort.SliceStable(body, func(a, b int) bool { return terms[body[a]].idf > terms[body[b]].idf })
+		slots := budget.MaxProbes - len(probes)
+		if !docsFirst {
+			slots -= 2 // keep room for the phrase families
+		}
+		slots = max(1, min(slots, maxBodyProbes))
+		per := (len(body) + slots - 1) / slots
+		for i := 0; i < len(body); i += per {
+			add(FamilyBodyTerm, body[i:min(i+per, len(body))], targetKindOccurrence)
+		}
+	}
+	if !docsFirst {
+		add(FamilyTruthPhrase, byFamily[FamilyTruthPhrase], targetKindOccurrence)
+		add(FamilyTemporal, byFamily[FamilyTemporal], targetKindOccurrence)
+	}
+	for _, p := range probes {
+		p.Status = statusPlanned
+		p.Envelope = record.Env(schema.KindProbe, schema.V1, basket.BasketID, p.ProbeID, p.Family, strings.Join(p.InputTerms, "\x00"))
+	}
+	return terms, probes
+}
+
+// describe fills a probe's purpose, target set, command class, signal,
+// limitation and claim authority from its family.
+func describe(p *planned, profile string) {
+	switch p.Family {
+	case FamilyExplicitSeed:
+		p.Purpose = "find every occurrence of the caller's explicit seeds"
+		p.CommandClass, p.ClaimAuthority = "literal", authorityClaim
+		p.ExpectedSignal = "the surfaces the seeds name; claim-supporting once hydrated in a truth file"
+		p.Limitation = "a seed mentioned in passing looks the same as one defined"
+	case FamilyDurableHandle:
+		p.Purpose = "find the records and documents that carry the durable handles"
+		p.CommandClass, p.ClaimAuthority = "literal", authorityClaim
+		p.ExpectedSignal = "the defining record of each handle and its references"
+		p.Limitation = "handles quoted in prose are not distinguished from definitions"
+	case FamilyFileInventory:
+		p.Purpose = "match goal terms against file and directory names"
+		p.CommandClass, p.ClaimAuthority = "path", authoritySource
+		p.ExpectedSignal = "files named for a term"
+		p.Limitation = "a name says what a file is meant to hold, not what it holds"
+	case FamilyCodeSymbol:
+		p.Purpose = "locate the definitions of the goal's code symbols"
+		p.CommandClass, p.ClaimAuthority = "structural", authoritySource
+		p.ExpectedSignal = "definition sites found by the scout's symbol scan, and mentions beside them"
+		p.Limitation = "definitions by pattern, not by a compiler: shadowed or generated names may be missed"
+	case FamilyHeading:
+		p.Purpose = "locate the sections whose headings are goal terms"
+		p.CommandClass, p.ClaimAuthority = "structural", authoritySource
+		p.ExpectedSignal = "the heading lines and their sections"
+		p.Limitation = "a heading names a section; its body may say otherwise"
+	case FamilyKey:
+		p.Purpose = "locate configuration keys equal to goal terms"
+		p.CommandClass, p.ClaimAuthority = "structural", authoritySource
+		p.ExpectedSignal = "the key's entries in JSON/YAML/TOML files"
+		p.Limitation = "keys are read per file, capped; nested context is not resolved"
+	case FamilyBacklink:
+		p.Purpose = "find references to the known neighbor surfaces"
+		p.CommandClass, p.ClaimAuthority = "literal", authorityWeak
+		p.ExpectedSignal = "surfaces that mention a neighbor: neighbor only"
+		p.Limitation = "a mention of a file name is not a dependency"
+	case FamilyCaution:
+		p.Purpose = "mark surfaces carrying caution terms"
+		p.CommandClass, p.ClaimAuthority = "literal", authorityWeak
+		p.ExpectedSignal = "caution only"
+		p.Limitation = "never evidence for a claim"
+	case FamilyTruthPhrase:
+		p.Purpose = "find source-of-truth claims (authoritative, canonical, single source)"
+		p.CommandClass, p.ClaimAuthority = "literal", authorityWeak
+		p.ExpectedSignal = "documents that claim authority: caution only"
+		p.Limitation = "a document calling itself canonical is a claim, not a proof"
+	case FamilyTemporal:
+		p.Purpose = "find deprecation and supersession markers"
+		p.CommandClass, p.ClaimAuthority = "literal", authorityWeak
+		p.ExpectedSignal = "surfaces marked deprecated or superseded: caution only"
+		p.Limitation = "markers are not dated; currency is not verified"
+	case FamilyBodyTerm:
+		p.Purpose = "find goal words in file bodies (exploratory)"
+		p.CommandClass, p.ClaimAuthority = "word", authorityWeak
+		p.Exploratory = true
+		p.ExpectedSignal = "mentions of goal words: hits locate only"
+		p.Limitation = "words of the goal, not names confirmed by shape: noisy alone"
+	}
+	switch {
+	case p.Family == FamilyFileInventory:
+		p.TargetSet = "names of all walked files"
+	case p.Family == FamilyCodeSymbol || p.Family == FamilyHeading || p.Family == FamilyKey:
+		p.TargetSet = "files where the scout confirmed the terms"
+	default:
+		p.TargetSet = "walked files containing any input term (counted by the dry run)"
+	}
+	_ = profile
+}
+
+// parseLocations reads the candidate's "kind:path:line" locations into
+// path → lines for the kinds that mark a field.
+func parseLocations(locs []string) map[string][]int {
+	out := map[string][]int{}
+	for _, l := range locs {
+		kind, rest, ok := strings.Cut(l, ":")
+		if !ok {
+			continue
+		}
+		i := strings.LastIndexByte(rest, ':')
+		line := 0
+		p := rest
+		if i > 0 {
+			if n, err := atoi(rest[i+1:]); err == nil {
+				p, line = rest[:i], n
+			}
+		}
+		switch kind {
+		case "code_symbol", "heading", "json_key", "yaml_key", "toml_key", "frontmatter_key":
+			out[p] = append(out[p], line)
+		}
+	}
+	return out
+}
+
+func atoi(s string) (int, error) {
+	n := 0
+	if s == "" {
+		return 0, fmt.Errorf("empty")
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("not a number")
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, nil
+}
+
+// isPathTerm tells a path or file name term from a word.
+func isPathTerm(t string) bool {
+	if strings.ContainsAny(t, " \t") {
+		return false
+	}
+	if strings.Contains(t, "/") {
+		return true
+	}
+	ext := path.Ext(t)
+	return ext != "" && len(ext) <= 6 && ext != t && isAlnumString(ext[1:]) && !isDotted(t)
+}
+
+func isAlnumString(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// isDotted tells "c.Run" or "pkg.Func" (an identifier chain) from "cobra.go".
+func isDotted(t string) bool {
+	ext := strings.ToLower(path.Ext(t))
+	known := map[string]bool{".go": true, ".py": true, ".js": true, ".ts": true, ".rs": true, ".java": true, ".c": true,
+		".h": true, ".cc": true, ".cpp": true, ".rb": true, ".md": true, ".json": true, ".yaml": true, ".yml": true,
+		".toml": true, ".txt": true, ".rst": true, ".tsx": true, ".jsx": true, ".hpp": true, ".sh": true, ".cfg": true, ".ini": true}
+	return !known[ext]
+}

@@ -1,0 +1,316 @@
+// Package rank orders surfaces (files) by the evidence the probe pass found
+// in them. The score is a BM25F-style fusion: for each term, the occurrences
+// in each field (file name, directory, definition site, heading, key, body)
+// are weighted and summed into one pseudo term frequency, the body part
+// normalised by file length; the sum saturates (k1) so the hundredth mention
+// adds little; it is multiplied by the term's rarity (IDF from the scout's
+// document frequencies) and by the trust of the term's origin. File scores
+// are the sum over terms, raised a little for covering more distinct terms,
+// and lowered a little for tests, testdata, vendored code and docs when the
+// goal is about code. Every weight lives in Weights below.
+package rank
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Weights are every tunable number of the ranking, with why each is what it is.
+type Weights struct {
+	// K1 saturates a term's pseudo frequency: BM25's usual 1.2, so a second
+	// mention counts, a fiftieth hardly.
+	K1 float64
+	// B is the body-length normalisation (BM25's 0.75): a long file mentions
+	// everything, so its body counts are scaled down.
+	B float64
+	// Field weights turn occurrences into pseudo frequency. A file named for
+	// the term, or a definition of it, is worth many body mentions: that is
+	// where a change usually lands.
+	FileNameExact float64 // term equals the file name's stem ("command" → command.go)
+	FileNamePart  float64 // term is a word of the file name ("help" → help_topics.go)
+	DirName       float64 // term names a directory on the path
+	Definition    float64 // a definition of the term (symbol name confirmed by the scout)
+	DefLine       float64 // the term inside a definition line's name ("func (c *Command) ExecuteC")
+	Heading       float64 // the term in a markdown heading
+	Key           float64 // the term as a JSON/YAML/TOML key
+	Body          float64 // any other mention
+	// DefCap and HeadCap bound how many definition and heading occurrences count.
+	DefCap, HeadCap int
+	// Trust multiplies a term's score by its origin: explicit and durable
+	// names first, shape-confirmed goal terms next, plain goal words at 1.
+	Trust map[string]float64
+	// GenericAlone multiplies the score of a generic term without pairing.
+	GenericAlone float64
+	// Coverage raises a file's score by this fraction per additional
+	// distinct matched term (relative to the number of query terms), so a
+	// file touching most of the goal beats one hammering a single word.
+	Coverage float64
+	// CodePathPenalty multiplies files that are rarely the place a code fix
+	// lands (tests, testdata, vendored code, docs, examples) under the
+	// code_path profile. Mild: sometimes they are the answer.
+	TestPenalty, TestdataPenalty, VendorPenalty, DocPenalty float64
+	// NeighborFactor scales known-neighbor surfaces: listed, never leading.
+	NeighborFactor float64
+	// ShapeTrustCodePath is the trust of zone context terms (truth files,
+	// manifests) under code_path, where they are context, not targets.
+	ShapeTrustCodePath float64
+}
+
+// Default are the weights in use.
+var Default = Weights{
+	K1:            1.2,
+	B:             0.75,
+	FileNameExact: 6,
+	FileNamePart:  3,
+	DirName:       1.5,
+	Definition:    5,
+	DefLine:       2.5,
+	Heading:       2,
+	Key:           1.5,
+	Body:          1,
+	DefCap:        3,
+	HeadCap:       3,
+	Trust: map[string]float64{
+		"durable_handle": 1.6, "manifest_key": 1.4, "explicit_seed": 1.6, "local_shape": 1.2,
+		"file_path": 1.3, "heading": 1.15, "code_symbol": 1.25, "json_key": 1.1, "yaml_key": 1.1,
+		"ref_neighborhood": 0.3, "caution": 0, "exploratory": 1, "noise": 0,
+	},
+	GenericAlone:       0.4,
+	Coverage:           0.3,
+	TestPenalty:        0.55,
+	TestdataPenalty:    0.4,
+	VendorPenalty:      0.4,
+	DocPenalty:         0.6,
+	NeighborFactor:     0.3,
+	ShapeTrustCodePath: 0.15,
+}
+
+// Term is one basket term as the ranking sees it.
+type Term struct {
+	Term    string
+	Origin  string
+	Use     string
+	IDF     float64
+	Generic bool // generic and unpaired (in generic_alone_warnings)
+}
+
+// TermEvidence is what one file holds of one term, by field.
+type TermEvidence struct {
+	Term          int // index into the terms
+	FileNameExact bool
+	FileNamePart  bool
+	DirName       bool
+	Definitions   int // confirmed definitions in this file
+	DefLines      int // definition-line name matches
+	Headings      int
+	Keys          int
+	Body          int // all other mentions
+}
+
+// File is one surface with its evidence.
+type File struct {
+	Path     string
+	Bytes    int64
+	Evidence []TermEvidence
+	// Anchors are candidate lines for hydration, best first.
+	Anchors []int
+	// Neighbor marks a known-neighbor surface.
+	Neighbor bool
+}
+
+// Scored is a ranked file.
+type Scored struct {
+	File
+	Score float64
+	Why   []string
+	Terms []string
+}
+
+// Params are the query-level settings.
+type Params struct {
+	// Profile is the intake's target_profile.
+	Profile string
+	// AvgBytes is the mean file size over the corpus.
+	AvgBytes float64
+	Weights  Weights
+}
+
+// Rank scores and orders files; files with a zero score are dropped. Ties
+// break by path, so the order is deterministic.
+func Rank(terms []Term, files []File, p Params) []Scored {
+	w := p.Weights
+	if w.K1 == 0 {
+		w = Default
+	}
+	avg := p.AvgBytes
+	if avg <= 0 {
+		avg = 1
+	}
+	active := 0
+	for _, t := range terms {
+		if trust(w, t, p.Profile) > 0 && t.IDF > 0 {
+			active++
+		}
+	}
+	var out []Scored
+	for _, f := range files {
+		s := Scored{File: f}
+		lenNorm := 1 - w.B + w.B*float64(f.Bytes)/avg
+		type contrib struct {
+			term  string
+			score float64
+			why   string
+		}
+		var cs []contrib
+		for _, e := range f.Evidence {
+			t := terms[e.Term]
+			tr := trust(w, t, p.Profile)
+			if tr == 0 {
+				continue
+			}
+			tf := 0.0
+			var fields []string
+			if e.FileNameExact {
+				tf += w.FileNameExact
+				fields = append(fields, "file name")
+			} else if e.FileNamePart {
+				tf += w.FileNamePart
+				fields = append(fields, "file name part")
+			}
+			if e.DirName {
+				tf += w.DirName
+				fields = append(fields, "directory")
+			}
+			if e.Definitions > 0 {
+				tf += w.Definition * float64(min(e.Definitions, w.DefCap))
+				fields = append(fields, "definition")
+			} else if e.DefLines > 0 {
+				tf += w.DefLine * float64(min(e.DefLines, w.DefCap))
+				fields = append(fields, "definition line")
+			}
+			if e.Headings > 0 {
+				tf += w.Heading * float64(min(e.Headings, w.HeadCap))
+				fields = append(fields, "heading")
+			}
+			if e.Keys > 0 {
+				tf += w.Key * float64(min(e.Keys, w.HeadCap))
+				fields = append(fields, "key")
+			}
+			if e.Body > 0 {
+				tf += w.Body * float64(e.Body) / lenNorm
+				fields = append(fields, fmt.Sprintf("body×%d", e.Body))
+			}
+			if tf == 0 {
+				continue
+			}
+			sc := t.IDF * tr * tf * (w.K1 + 1) / (tf + w.K1)
+			cs = append(cs, contrib{t.Term, sc, fmt.Sprintf("%s (%s, %s)", t.Term, t.Origin, strings.Join(fields, ", "))})
+		}
+		if len(cs) == 0 {
+			continue
+		}
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+		for _, c := range cs {
+			s.Score += c.score
+			s.Terms = append(s.Terms, c.term)
+			if len(s.Why) < 5 {
+				s.Why = append(s.Why, c.why)
+			}
+		}
+		if active > 1 {
+			s.Score *= 1 + w.Coverage*float64(len(cs)-1)/float64(active-1)
+		}
+		if p.Profile == "code_path" {
+			if f, why := codePathFactor(w, f.Path); f != 1 {
+				s.Score *= f
+				s.Why = append(s.Why, why)
+			}
+		}
+		if f.Neighbor {
+			s.Score *= w.NeighborFactor
+			s.Why = append(s.Why, "known neighbor surface: neighbor only")
+		}
+		s.Score = math.Round(s.Score*10000) / 10000
+		if s.Score > 0 {
+			sort.Strings(s.Terms)
+			out = append(out, s)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Path < out[j].Path
+	})
+	return out
+}
+
+func trust(w Weights, t Term, profile string) float64 {
+	if t.Use == "exclude" || t.Use == "caution" {
+		return 0
+	}
+	tr, ok := w.Trust[t.Origin]
+	if !ok {
+		tr = 1
+	}
+	if profile == "code_path" && (t.Origin == "local_shape" || t.Origin == "manifest_key") && t.Use == "pressure" {
+		tr = w.ShapeTrustCodePath
+	}
+	if t.Generic {
+		tr *= w.GenericAlone
+	}
+	return tr
+}
+
+// codePathFactor is the code_path penalty of a path and its reason.
+func codePathFactor(w Weights, p string) (float64, string) {
+	lp := strings.ToLower(p)
+	parts := strings.Split(lp, "/")
+	dirs := parts[:len(parts)-1]
+	base := parts[len(parts)-1]
+	for _, d := range dirs {
+		switch d {
+		case "vendor", "third_party", "node_modules", "external":
+			return w.VendorPenalty, "vendored code (code_path)"
+		case "testdata", "fixtures", "__fixtures__", "test_data":
+			return w.TestdataPenalty, "test data (code_path)"
+		}
+	}
+	if IsTest(p) {
+		return w.TestPenalty, "test file (code_path)"
+	}
+	ext := path.Ext(base)
+	switch ext {
+	case ".md", ".rst", ".txt", ".adoc", ".markdown":
+		return w.DocPenalty, "documentation (code_path)"
+	}
+	for _, d := range dirs {
+		switch d {
+		case "docs", "doc", "examples", "example":
+			return w.DocPenalty, "docs or examples (code_path)"
+		}
+	}
+	return 1, ""
+}
+
+// IsTest reports whether a path looks like a test file in common layouts.
+func IsTest(p string) bool {
+	lp := strings.ToLower(p)
+	base := path.Base(lp)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	switch {
+	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), strings.HasSuffix(stem, "_spec"),
+		strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"), strings.HasSuffix(stem, "tests"),
+		stem == "conftest", strings.HasSuffix(stem, "test") && path.Ext(base) == ".java":
+		return true
+	}
+	for _, d := range strings.Split(path.Dir(lp), "/") {
+		if d == "test" || d == "tests" || d == "__tests__" || d == "spec" {
+			return true
+		}
+	}
+	return false
+}
