@@ -34,6 +34,8 @@ type Options struct {
 	MaxDepth int
 	// MaxNodes caps the number of hits (no cap when zero).
 	MaxNodes int
+	// MinImportance drops nodes whose importance is set and below it.
+	MinImportance int
 }
 
 func (o Options) withDefaults(depth int) Options {
@@ -82,14 +84,19 @@ func (g *Graph) Query(q string, opt Options) []Hit {
 			for _, dir := range []struct {
 				arcs [][]arc
 				verb string
-			}{{g.out, "%s %s"}, {g.in, "%s by %s"}} {
+				past bool
+			}{{g.out, "%s %s", false}, {g.in, "%s by %s", true}} {
 				for _, a := range dir.arcs[from] {
 					s := parent.Score * decay * min(a.weight, 1)
 					if h, ok := best[a.to]; ok && h.Score >= s {
 						continue
 					}
+					verb := relVerb(a.typ)
+					if dir.past {
+						verb = pastTense(a.typ)
+					}
 					best[a.to] = &Hit{Node: g.Nodes[a.to], Score: s, Depth: depth,
-						Relation: fmt.Sprintf(dir.verb, relVerb(a.typ), g.Nodes[from].Name)}
+						Relation: fmt.Sprintf(dir.verb, verb, g.Nodes[from].Name)}
 					next = append(next, a.to)
 				}
 			}
@@ -119,6 +126,9 @@ func (g *Graph) bound(best map[int]*Hit, opt Options) []Hit {
 	used := 0
 	for _, i := range idx {
 		h := best[i]
+		if h.Node.Importance > 0 && h.Node.Importance < opt.MinImportance {
+			continue
+		}
 		h.Text = g.Render(h.Node, h.Relation)
 		h.Tokens = tokens.Estimate(h.Text)
 		if used+h.Tokens > opt.MaxTokens {
@@ -156,7 +166,7 @@ func (g *Graph) Render(n Node, relation string) string {
 			rels = append(rels, relVerb(a.typ)+" "+g.Nodes[a.to].Name)
 		}
 		for _, a := range g.in[i] {
-			rels = append(rels, relVerb(a.typ)+" by "+g.Nodes[a.to].Name)
+			rels = append(rels, pastTense(a.typ)+" by "+g.Nodes[a.to].Name)
 		}
 		if len(rels) > maxEdgeLines {
 			rels = append(rels[:maxEdgeLines], fmt.Sprintf("… %d more", len(rels)-maxEdgeLines))

@@ -31,7 +31,12 @@ const (
 	DefaultGraphDepth           = 2
 	DefaultStructuralDepth      = 3
 	DefaultMaxPageBytes         = 1 << 20
+	DefaultBM25MaxBytes         = 64 << 20
+	DefaultMechanism            = "auto"
 )
+
+// Mechanisms are the values of index.mechanism.
+var Mechanisms = []string{"auto", "sqlite", "file-bm25", "fs-scan"}
 
 // Config is the whole file. Pointer fields distinguish "not set" from a
 // zero value (recallBeforeRead = false must be honoured).
@@ -61,6 +66,9 @@ type Index struct {
 	// WikiFileThreshold is the page count from which the SQLite FTS5 index
 	// is used instead of in-memory BM25 (default 500).
 	WikiFileThreshold *int `toml:"wiki_file_threshold"`
+	// Mechanism forces one wiki mechanism: auto (default), sqlite,
+	// file-bm25 or fs-scan.
+	Mechanism *string `toml:"mechanism"`
 }
 
 // Caps bounds the work and the output of one recall.
@@ -75,6 +83,9 @@ type Caps struct {
 	StructuralDepth *int `toml:"structural_depth"`
 	// MaxPageBytes skips larger wiki files (default 1 MiB).
 	MaxPageBytes *int64 `toml:"max_page_bytes"`
+	// BM25MaxBytes is the wiki size up to which in-memory BM25 is used below
+	// the index threshold; a larger wiki is streamed by fs-scan (default 64 MiB).
+	BM25MaxBytes *int64 `toml:"bm25_max_bytes"`
 }
 
 // Settings are the resolved values, defaults applied.
@@ -88,6 +99,8 @@ type Settings struct {
 	GraphDepth           int
 	StructuralDepth      int
 	MaxPageBytes         int64
+	BM25MaxBytes         int64
+	Mechanism            string
 }
 
 // Defaults returns the settings of an absent file.
@@ -105,6 +118,8 @@ func (c *Config) Settings() Settings {
 		GraphDepth:           DefaultGraphDepth,
 		StructuralDepth:      DefaultStructuralDepth,
 		MaxPageBytes:         DefaultMaxPageBytes,
+		BM25MaxBytes:         DefaultBM25MaxBytes,
+		Mechanism:            DefaultMechanism,
 	}
 	set(&s.RecallScoreThreshold, c.Models.RecallScoreThreshold)
 	set(&s.RecallBeforeRead, c.Models.RecallBeforeRead)
@@ -115,6 +130,8 @@ func (c *Config) Settings() Settings {
 	set(&s.GraphDepth, c.Caps.GraphDepth)
 	set(&s.StructuralDepth, c.Caps.StructuralDepth)
 	set(&s.MaxPageBytes, c.Caps.MaxPageBytes)
+	set(&s.BM25MaxBytes, c.Caps.BM25MaxBytes)
+	set(&s.Mechanism, c.Index.Mechanism)
 	return s
 }
 
@@ -194,6 +211,18 @@ func (c *Config) validate() error {
 		if v != nil && *v < 0 {
 			return fmt.Errorf("%s %d is negative", name, *v)
 		}
+	}
+	if v := c.Index.Mechanism; v != nil {
+		ok := false
+		for _, m := range Mechanisms {
+			ok = ok || m == *v
+		}
+		if !ok {
+			return fmt.Errorf("index.mechanism %q is not one of %s", *v, strings.Join(Mechanisms, ", "))
+		}
+	}
+	if v := c.Caps.BM25MaxBytes; v != nil && *v < 0 {
+		return fmt.Errorf("caps.bm25_max_bytes %d is negative", *v)
 	}
 	if v := c.Caps.MaxPageBytes; v != nil && *v <= 0 {
 		return fmt.Errorf("caps.max_page_bytes %d must be positive", *v)

@@ -46,6 +46,7 @@ func TestErrors(t *testing.T) {
 		"[models]\nimportanceGate = 9\n":        "importanceGate 9 is outside",
 		"[models\n":                             "config.toml: line 2:",
 		"[models]\nrecallBeforeRead = 1\n":      "config.toml",
+		"[index]\nmechanism = \"grep\"\n":       `index.mechanism "grep"`,
 	} {
 		_, _, err := Load("", write(t, src))
 		if err == nil || !strings.Contains(err.Error(), want) {

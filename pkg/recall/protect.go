@@ -1,0 +1,103 @@
+package recall
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rtch/rtch/pkg/protect"
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens"
+)
+
+// integrityNotice is the directive of a result with a wrapped chunk.
+const integrityNotice = protect.IntegrityNotice
+
+func estimate(s string) int { return tokens.Estimate(s) }
+
+// EventLog returns the security-event log of a recall: the run's log under
+// .guild/runs/<run-id>/logs/ when a run id is given, else .guild/logs/.
+func EventLog(root, runID string) string {
+	if runID == "" {
+		return filepath.Join(root, ".guild", "logs", "security-events.jsonl")
+	}
+	return filepath.Join(root, ".guild", "runs", runID, "logs", "security-events.jsonl")
+}
+
+// protector applies probe → quarantine → classify → wrap to each chunk and
+// appends the security events.
+type protector struct {
+	opt     Options
+	log     string
+	events  int
+	claimed map[string]bool
+}
+
+func newProtector(opt Options) *protector {
+	return &protector{opt: opt, log: EventLog(opt.Root, opt.RunID), claimed: map[string]bool{}}
+}
+
+func (p *protector) event(ev protect.SecurityEvent) error {
+	ev.RunID = p.opt.RunID
+	ev.Tool = p.opt.Tool
+	ev.At = p.opt.Now.UTC().Format(time.RFC3339)
+	if err := protect.AppendEvent(p.log, ev); err != nil {
+		return err
+	}
+	p.events++
+	return nil
+}
+
+// protect is the one function that turns a candidate into an output chunk.
+func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, error) {
+	out := c.path
+	if prefix != "" {
+		out = path.Join(prefix, c.path)
+	}
+	fm := c.meta.Front
+	owner := strings.ToLower(strings.TrimSpace(fm.Owner))
+	synthesized := fm.Synthesized || owner == "synthesized"
+	tier := protect.Classify(protect.Provenance{
+		Path:        c.path,
+		Category:    c.meta.Category,
+		Owner:       fm.Owner,
+		Synthesized: fm.Synthesized,
+		Confidence:  fm.Confidence,
+		SourceRefs:  len(fm.SourceRefs),
+		Reviewed:    (fm.Reviewed || owner == "reviewed") && !synthesized,
+		FromGraph:   c.fromGraph,
+		Harvested:   fm.Harvested,
+	})
+	findings := protect.Probe(c.text)
+	sum := sha256.Sum256([]byte(c.text))
+	if len(fm.TrustClaims) > 0 && !p.claimed[out] {
+		// The claim is recorded and ignored: the tier above came from path
+		// and provenance only.
+		p.claimed[out] = true
+		if err := p.event(protect.SecurityEvent{EventType: "trust_claim_ignored", Decision: "flagged",
+			SourcePath: out, Patterns: []string{"frontmatter_trust_claim"}, TrustTier: string(tier),
+			Excerpts: []string{"frontmatter keys: " + strings.Join(fm.TrustClaims, ", ")}}); err != nil {
+			return schema.RecallChunk{}, err
+		}
+	}
+	rc := schema.RecallChunk{SourcePath: out, TrustTier: string(tier), Score: c.score, Lines: c.lines}
+	if protect.Blocking(findings) {
+		excerpts := make([]string, 0, len(findings))
+		for _, f := range findings {
+			excerpts = append(excerpts, f.Pattern+": "+f.Excerpt)
+		}
+		if err := p.event(protect.SecurityEvent{EventType: "recall_quarantine", Decision: "blocked",
+			SourcePath: out, Patterns: protect.Patterns(findings), TrustTier: string(tier),
+			Excerpts: excerpts, SHA256: hex.EncodeToString(sum[:])}); err != nil {
+			return schema.RecallChunk{}, err
+		}
+		rc.Quarantined = true
+		rc.Rendered = protect.Quarantined(out, findings)
+		return rc, nil
+	}
+	rc.Rendered, _ = protect.WrapBudget(c.text, tier, p.opt.Settings.ChunkTokens)
+	return rc, nil
+}

@@ -1,0 +1,246 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sort"
+
+	"github.com/rtch/rtch/pkg/bm25"
+	"github.com/rtch/rtch/pkg/fts"
+	"github.com/rtch/rtch/pkg/guildconfig"
+	"github.com/rtch/rtch/pkg/wiki"
+)
+
+// Mechanism picks the wiki mechanism for a wiki of these files: the FTS5
+// index from index.wiki_file_threshold pages, else in-memory BM25 while the
+// wiki fits caps.bm25_max_bytes, else the streaming fs-scan. A forced
+// index.mechanism wins.
+func Mechanism(files []wiki.File, set guildconfig.Settings) string {
+	if set.Mechanism != "" && set.Mechanism != "auto" {
+		return set.Mechanism
+	}
+	if len(files) > 0 && len(files) >= set.WikiFileThreshold {
+		return SourceSQLite
+	}
+	var total int64
+	for _, f := range files {
+		total += f.Size
+	}
+	if total > set.BM25MaxBytes {
+		return SourceFSScan
+	}
+	return SourceFileBM25
+}
+
+// overfetch is how many extra candidates a mechanism fetches so that the
+// page policy (expiry, supersession) applied afterwards still leaves limit.
+func overfetch(limit int) int { return limit*3 + 20 }
+
+func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File, listDiags []wiki.Diagnostic, set guildconfig.Settings, res *Result, warn func(string)) (string, []chunk, float64, error) {
+	mech := Mechanism(files, set)
+	if mech == SourceSQLite {
+		cs, err := searchSQLite(ctx, opt, root, set, res, warn)
+		if err == nil {
+			return SourceSQLite, cs, 0, nil
+		}
+		warn(fmt.Sprintf("%s: %v; falling back to in-memory BM25", fts.RelPath, err))
+		mech = SourceFileBM25
+	}
+	for _, d := range listDiags {
+		warn(d.String())
+	}
+	if mech == SourceFSScan {
+		cs := fsScan(opt, root, files, set, warn)
+		return SourceFSScan, cs, 0, nil
+	}
+	cs, top := fileBM25(opt, root, files, set, warn)
+	return SourceFileBM25, cs, top, nil
+}
+
+func lines(start, end int) string { return fmt.Sprintf("L%d-L%d", start, end) }
+
+func searchSQLite(ctx context.Context, opt Options, root string, set guildconfig.Settings, res *Result, warn func(string)) ([]chunk, error) {
+	ix, st, diags, err := fts.Open(ctx, root, fts.Options{MaxPageBytes: set.MaxPageBytes})
+	if err != nil {
+		return nil, err
+	}
+	defer ix.Close()
+	if st.Rebuilt != "" {
+		warn(fmt.Sprintf("%s: index could not be trusted (%s); rebuilt from the wiki", fts.RelPath, st.Rebuilt))
+	}
+	for _, d := range diags {
+		warn(d.String())
+	}
+	filter := fts.Filter{MinImportance: set.ImportanceGate, DefaultImportance: guildconfig.DefaultImportanceGate}
+	if opt.Category != "" {
+		filter.Categories = []string{normCategory(opt.Category)}
+	}
+	hits, err := ix.Search(ctx, opt.Query, filter, overfetch(opt.Limit))
+	if fts.IsCorrupt(err) {
+		warn(fmt.Sprintf("%s: %v; rebuilt from the wiki", fts.RelPath, err))
+		if err := ix.Rebuild(ctx, fts.Options{MaxPageBytes: set.MaxPageBytes}); err != nil {
+			return nil, err
+		}
+		st.Rebuilt = err.Error()
+		hits, err = ix.Search(ctx, opt.Query, filter, overfetch(opt.Limit))
+	}
+	if err != nil {
+		return nil, err
+	}
+	key, _ := filepath.Rel(opt.Root, root)
+	res.Index[filepath.ToSlash(key)] = st
+	var superseded map[string]bool
+	if len(hits) > 0 {
+		if superseded, err = ix.Superseded(ctx); err != nil {
+			return nil, err
+		}
+	}
+	var out []chunk
+	for _, h := range hits {
+		if excluded(h.Path, h.Page, opt, set, superseded) != "" {
+			continue
+		}
+		score := 0.0
+		if hits[0].Rank > 0 {
+			score = h.Rank / hits[0].Rank
+		}
+		out = append(out, chunk{path: h.Path, lines: lines(h.StartLine, h.EndLine), text: h.Text, score: score, meta: h.Page})
+		if len(out) == opt.Limit {
+			break
+		}
+	}
+	if len(out) > 0 && out[0].score > 0 {
+		// Scores are relative to the best surviving hit.
+		top := out[0].score
+		for i := range out {
+			out[i].score /= top
+		}
+	}
+	return out, nil
+}
+
+// readPages reads the listed pages, reporting unreadable ones, and returns
+// them with the union of their supersedes lists.
+func readPages(root string, files []wiki.File, warn func(string), each func(*wiki.Page)) map[string]bool {
+	superseded := map[string]bool{}
+	for _, f := range files {
+		p, diags, err := wiki.Read(root, f)
+		for _, d := range diags {
+			warn(d.String())
+		}
+		if err != nil {
+			warn(err.Error())
+			continue
+		}
+		for _, s := range p.Front.Supersedes {
+			superseded[s] = true
+		}
+		each(p)
+	}
+	return superseded
+}
+
+func pageMeta(p *wiki.Page) fts.PageMeta {
+	return fts.PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront}
+}
+
+// fileBM25 indexes the eligible sections in memory (k1 1.5, b 0.75) and
+// returns the best, scored by bm25.Normalized; the second value is the top
+// chunk's score.
+func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Settings, warn func(string)) ([]chunk, float64) {
+	type doc struct {
+		page *wiki.Page
+		sec  wiki.Section
+	}
+	var pages []*wiki.Page
+	superseded := readPages(root, files, warn, func(p *wiki.Page) { pages = append(pages, p) })
+	ix := bm25.New(bm25.Recall)
+	var docs []doc
+	for _, p := range pages {
+		if excluded(p.Path, pageMeta(p), opt, set, superseded) != "" {
+			continue
+		}
+		for _, s := range p.Sections {
+			ix.Add(fts.SectionTerms(p.Title, s))
+			docs = append(docs, doc{p, s})
+		}
+	}
+	q := bm25.Terms(opt.Query)
+	var out []chunk
+	for _, r := range ix.Search(q, opt.Limit) {
+		d := docs[r.Doc]
+		out = append(out, chunk{path: d.page.Path, lines: lines(d.sec.StartLine, d.sec.EndLine), text: d.sec.Text,
+			score: round4(ix.Normalized(r.Score, q)), meta: pageMeta(d.page)})
+	}
+	if len(out) == 0 {
+		return nil, 0
+	}
+	return out, out[0].score
+}
+
+// fsScan streams the pages one at a time and scores each section by query
+// term coverage (distinct query terms present / distinct query terms) and
+// term frequency (tf/(tf+1.5)), keeping only a bounded candidate list: no
+// index and memory bounded by the largest page.
+func fsScan(opt Options, root string, files []wiki.File, set guildconfig.Settings, warn func(string)) []chunk {
+	q := bm25.Unique(bm25.Terms(opt.Query))
+	if len(q) == 0 {
+		return nil
+	}
+	keep := overfetch(opt.Limit)
+	var cands []chunk
+	superseded := readPages(root, files, warn, func(p *wiki.Page) {
+		if excluded(p.Path, pageMeta(p), opt, set, nil) != "" {
+			return
+		}
+		for _, s := range p.Sections {
+			tf := map[string]int{}
+			for _, t := range fts.SectionTerms(p.Title, s) {
+				tf[t]++
+			}
+			matched, sum := 0, 0
+			for _, t := range q {
+				if tf[t] > 0 {
+					matched++
+					sum += tf[t]
+				}
+			}
+			if matched == 0 {
+				continue
+			}
+			score := float64(matched) / float64(len(q)) * float64(sum) / (float64(sum) + 1.5)
+			cands = append(cands, chunk{path: p.Path, lines: lines(s.StartLine, s.EndLine), text: s.Text, score: round4(score), meta: pageMeta(p)})
+		}
+		if len(cands) > 2*keep {
+			sortChunks(cands)
+			cands = cands[:keep]
+		}
+	})
+	sortChunks(cands)
+	var out []chunk
+	for _, c := range cands {
+		if excluded(c.path, c.meta, opt, set, superseded) != "" {
+			continue
+		}
+		out = append(out, c)
+		if len(out) == opt.Limit {
+			break
+		}
+	}
+	return out
+}
+
+func sortChunks(cs []chunk) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].score != cs[j].score {
+			return cs[i].score > cs[j].score
+		}
+		if cs[i].path != cs[j].path {
+			return cs[i].path < cs[j].path
+		}
+		return cs[i].lines < cs[j].lines
+	})
+}
+
+func round4(f float64) float64 { return float64(int64(f*1e4+0.5)) / 1e4 }
