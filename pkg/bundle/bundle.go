@@ -1,0 +1,464 @@
+// Package bundle assembles guild context bundles: one markdown brief per plan
+// lane, in three layers (SPEC §10).
+//
+//   - Universal: principles, project overview and goals. It depends on nothing
+//     but those files, so it is byte-identical in every bundle of a run.
+//   - Role-dependent: the standards of the specialist's role group and the 2–4
+//     entity pages most relevant to all of that specialist's lanes. It depends on
+//     the specialist, never on one lane, so it is byte-identical across the
+//     specialist's lanes.
+//   - Task-dependent: the lane block verbatim, the upstream contracts (each
+//     depends-on receipt's v2 block verbatim), the ask-gate directive, named
+//     refs, active decisions, the initiative summary, recall chunks, the
+//     knowledge graph section and the codebase map.
+//
+// Recalled text comes only from the recall path the caller passes in (guild
+// recall's package); pages the bundle includes whole go through the same
+// protection (probe, quarantine, classify, wrap). The bundle is measured with
+// pkg/lint's own estimator, trimmed in SPEC §10's order when over the cap, and
+// linted (strict) before it is returned: a failing bundle is never returned.
+package bundle
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/rtch/rtch/pkg/handoff"
+	"github.com/rtch/rtch/pkg/lint"
+	"github.com/rtch/rtch/pkg/plan"
+	"github.com/rtch/rtch/pkg/protect"
+	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens"
+	"github.com/rtch/rtch/pkg/wiki"
+)
+
+// Budget of SPEC §10.
+const (
+	Target   = 3000
+	HardCap  = lint.HardCap
+	GraphCap = lint.GraphCap
+)
+
+// RecallFunc runs the in-process recall path for a query and returns its
+// protected result.
+type RecallFunc func(query string) (*schema.Recall, error)
+
+// Options say what to build and from where.
+type Options struct {
+	// Root is the project root.
+	Root string
+	// PlanPath is the plan file, relative to Root (or absolute).
+	PlanPath string
+	// RunID names the run; bundles go to .guild/context/<run-id>/.
+	RunID string
+	// Autonomy, when "ask" or "all", overrides every lane's autonomy.
+	Autonomy string
+	// Initiative names the run's initiative; "" reads the run's run.yaml, else
+	// the single active initiative when there is exactly one.
+	Initiative string
+	// Map is the codebase map from an rtch stream, best first.
+	Map []MapEntry
+	// Recall is the recall path; nil builds bundles without recall.
+	Recall RecallFunc
+	// IsGraph tells graph chunks from wiki chunks in a recall result.
+	IsGraph func(schema.RecallChunk) bool
+	// Now decides which pages have expired.
+	Now time.Time
+	// Warn receives warnings (a missing ref, a quarantined page); may be nil.
+	Warn func(format string, args ...any)
+	// MaxPageBytes skips larger wiki files (0: the wiki default).
+	MaxPageBytes int64
+}
+
+// Bundle is one assembled, linted bundle.
+type Bundle struct {
+	// Lane is the plan lane the bundle is for.
+	Lane *plan.Lane
+	// Path is where it belongs, relative to Root.
+	Path string
+	// Text is the whole file.
+	Text string
+	// Receipt is its guild.bundle_receipt record.
+	Receipt schema.BundleReceipt
+	// Verdict is the in-process lint verdict (always a pass).
+	Verdict lint.Verdict
+	// Events are the security events of pages quarantined while assembling.
+	Events []protect.SecurityEvent
+}
+
+// InputError is a problem with the inputs (plan, receipts, flags): nothing was
+// built. FitError is a lane that cannot fit the hard cap even after every cut.
+type (
+	InputError struct{ Err error }
+	FitError   struct{ Err error }
+)
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+func (e *FitError) Error() string   { return e.Err.Error() }
+func (e *FitError) Unwrap() error   { return e.Err }
+
+func inputErr(format string, args ...any) error {
+	return &InputError{fmt.Errorf(format, args...)}
+}
+
+var slugRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// project is everything read once per invocation.
+type project struct {
+	opt      Options
+	plan     *plan.Plan
+	planRel  string
+	pages    []*wiki.Page
+	byPath   map[string]*wiki.Page
+	receipts map[string]*handoff.Receipt // by task id
+	rcptErr  error                       // receipts that failed to parse
+	univ     layerText
+	events   []protect.SecurityEvent
+}
+
+// layerText is a rendered layer and the source paths it includes.
+type layerText struct {
+	text    string
+	sources []string
+	wrapped bool // holds a wrapped block (so the integrity notice is in it)
+}
+
+// Load reads the plan, the wiki and the run's receipts.
+func load(opt Options) (*project, error) {
+	if !slugRE.MatchString(opt.RunID) {
+		return nil, inputErr("run id %q is not a slug (letters, digits, '.', '_', '-')", opt.RunID)
+	}
+	switch opt.Autonomy {
+	case "", "ask", "all":
+	default:
+		return nil, inputErr("autonomy %q is not ask or all", opt.Autonomy)
+	}
+	if opt.Warn == nil {
+		opt.Warn = func(string, ...any) {}
+	}
+	if opt.IsGraph == nil {
+		opt.IsGraph = DefaultIsGraph
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	pr := &project{opt: opt, byPath: map[string]*wiki.Page{}, receipts: map[string]*handoff.Receipt{}}
+	planAbs := opt.PlanPath
+	if !filepath.IsAbs(planAbs) {
+		planAbs = filepath.Join(opt.Root, opt.PlanPath)
+	}
+	pr.planRel = relTo(opt.Root, planAbs)
+	data, err := os.ReadFile(planAbs)
+	if err != nil {
+		return nil, inputErr("plan %s: %v", pr.planRel, unwrapPath(err))
+	}
+	if pr.plan, err = plan.Parse(pr.planRel, data); err != nil {
+		return nil, &InputError{err}
+	}
+	if !pr.plan.Approved {
+		opt.Warn("plan %s is not approved (frontmatter approved: true); bundling it anyway", pr.planRel)
+	}
+	pages, diags, err := wiki.Load(opt.Root, opt.MaxPageBytes)
+	if err != nil {
+		return nil, inputErr("wiki: %v", err)
+	}
+	for _, d := range diags {
+		opt.Warn("%s", d)
+	}
+	pr.pages = pages
+	for _, p := range pages {
+		pr.byPath[p.Path] = p
+	}
+	hdir := path.Join(".guild/runs", opt.RunID, "handoffs")
+	rs, err := handoff.LoadDir(filepath.Join(opt.Root, filepath.FromSlash(hdir)), hdir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		pr.rcptErr = err
+	}
+	for _, r := range rs {
+		if prev, dup := pr.receipts[r.Contract.TaskID]; dup {
+			pr.rcptErr = errors.Join(pr.rcptErr, fmt.Errorf("%s:%d: a second receipt for %s (the first is %s)", r.Path, r.Line, r.Contract.TaskID, prev.Path))
+			continue
+		}
+		pr.receipts[r.Contract.TaskID] = r
+	}
+	pr.univ = pr.universal()
+	return pr, nil
+}
+
+// DefaultIsGraph recognises chunks rendered from the knowledge graph: recall
+// gives every wiki chunk its line range (schema.RecallChunk.Lines), and graph
+// chunks (node renderings, structural or token-scored) have none.
+func DefaultIsGraph(c schema.RecallChunk) bool { return c.Lines == "" }
+
+// Build assembles the bundles of the lanes named by taskIDs (every lane when
+// taskIDs is empty), in plan order. Sibling lanes of the same specialists are
+// assembled too (not returned) so that the Role layer they share is decided
+// once for all of them.
+func Build(opt Options, taskIDs []string) ([]*Bundle, error) {
+	pr, err := load(opt)
+	if err != nil {
+		return nil, err
+	}
+	opt = pr.opt
+	var targets []*plan.Lane
+	if len(taskIDs) == 0 {
+		targets = pr.plan.Order()
+	} else {
+		for _, id := range taskIDs {
+			ln := pr.plan.Lane(id)
+			if ln == nil {
+				var known []string
+				for _, l := range pr.plan.Lanes {
+					known = append(known, l.TaskID)
+				}
+				return nil, inputErr("plan %s has no lane %q (lanes: %s)", pr.planRel, id, strings.Join(known, ", "))
+			}
+			targets = append(targets, ln)
+		}
+	}
+	isTarget := map[string]bool{}
+	var ready []*plan.Lane
+	for _, ln := range targets {
+		if len(ln.DependsOn) > 0 && pr.rcptErr != nil {
+			return nil, &InputError{pr.rcptErr}
+		}
+		var missing []string
+		for _, d := range ln.DependsOn {
+			r, ok := pr.receipts[d]
+			if !ok {
+				missing = append(missing, d)
+				continue
+			}
+			if r.Contract.Status != "done" {
+				opt.Warn("%s: upstream %s has status %s; its contract is included as it stands", r.Path, d, r.Contract.Status)
+			}
+		}
+		switch {
+		case len(missing) > 0 && len(taskIDs) > 0:
+			return nil, &InputError{fmt.Errorf("lane %s depends on %s, which has no receipt in .guild/runs/%s/handoffs/ (a markdown file with one ```guild.handoff.v2 block whose task_id names it)", ln.TaskID, strings.Join(missing, ", "), opt.RunID)}
+		case len(missing) > 0:
+			opt.Warn("lane %s waits on the receipt of %s; not built (run guild-bundle --task %s once it exists)", ln.TaskID, strings.Join(missing, ", "), ln.TaskID)
+		default:
+			isTarget[ln.TaskID] = true
+			ready = append(ready, ln)
+		}
+	}
+	targets = ready
+
+	// Assemble every lane of every target's specialist: the Role layer is
+	// decided for all of them at once.
+	byOwner := map[string][]*plan.Lane{}
+	var roleOrder []string
+	for _, ln := range pr.plan.Order() {
+		want := false
+		for _, t := range targets {
+			if t.Owner == ln.Owner {
+				want = true
+			}
+		}
+		if !want {
+			continue
+		}
+		if _, seen := byOwner[ln.Owner]; !seen {
+			roleOrder = append(roleOrder, ln.Owner)
+		}
+		byOwner[ln.Owner] = append(byOwner[ln.Owner], ln)
+	}
+
+	var out []*Bundle
+	var fitErrs []error
+	built := map[string]*Bundle{}
+	for _, owner := range roleOrder {
+		role := pr.role(owner, byOwner[owner])
+		var lanes []*lanePlan
+		for _, ln := range byOwner[owner] {
+			lp, err := pr.task(ln, role)
+			if err != nil {
+				return nil, err
+			}
+			lanes = append(lanes, lp)
+		}
+		// The entity count: the most entity pages with which every lane of the
+		// role fits after the earlier cuts, but never fewer than two.
+		k := len(role.entities)
+		for ; k > min(2, len(role.entities)); k-- {
+			rl := role.render(k)
+			ok := true
+			for _, lp := range lanes {
+				if _, err := pr.fit(lp, rl, role, k); err != nil {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				break
+			}
+		}
+		rl := role.render(k)
+		for _, lp := range lanes {
+			if !isTarget[lp.lane.TaskID] {
+				continue
+			}
+			b, err := pr.fit(lp, rl, role, k)
+			if err != nil {
+				fitErrs = append(fitErrs, err)
+				continue
+			}
+			b.Events = pr.events
+			built[lp.lane.TaskID] = b
+		}
+	}
+	if len(fitErrs) > 0 {
+		return nil, &FitError{errors.Join(fitErrs...)}
+	}
+	for _, ln := range targets {
+		out = append(out, built[ln.TaskID])
+	}
+	return out, nil
+}
+
+// universal renders the Universal layer: principles, overview, goals, in that
+// order, each escaped operator text (never wrapped: they are operator policy).
+func (pr *project) universal() layerText {
+	var b strings.Builder
+	var lt layerText
+	b.WriteString(lint.UniversalHeading + "\n")
+	for _, src := range []struct{ title, path string }{
+		{"Principles", wiki.PrinciplesPath},
+		{"Project overview", "wiki/context/project-overview.md"},
+		{"Goals", "wiki/context/goals.md"},
+	} {
+		p := pr.byPath[src.path]
+		if p == nil {
+			continue
+		}
+		pp := protectPage(p)
+		pr.note(pp)
+		fmt.Fprintf(&b, "\n### %s — `%s`\n\n%s\n", src.title, src.path, pp.text)
+		lt.sources = append(lt.sources, src.path)
+		lt.wrapped = lt.wrapped || pp.wrapped()
+	}
+	lt.text = b.String()
+	return lt
+}
+
+// note records a quarantined page as a security event and a warning.
+func (pr *project) note(p protected) {
+	if !p.quarantined {
+		return
+	}
+	pr.opt.Warn("%s: quarantined (patterns: %s); its text is withheld from the bundle", p.path, strings.Join(protect.Patterns(p.findings), ", "))
+	pr.events = append(pr.events, protect.SecurityEvent{
+		EventType:  "recall_quarantine",
+		Decision:   "blocked",
+		SourcePath: p.path,
+		Patterns:   protect.Patterns(p.findings),
+		RunID:      pr.opt.RunID,
+		Tool:       "guild-bundle",
+		TrustTier:  string(p.tier),
+	})
+}
+
+// roleLayer is the Role layer of one specialist before the entity count is
+// decided.
+type roleLayer struct {
+	owner     string
+	standards []protected
+	entities  []protected
+}
+
+func (pr *project) role(owner string, lanes []*plan.Lane) *roleLayer {
+	rl := &roleLayer{owner: owner}
+	group := RoleGroup(owner)
+	if group == "" {
+		pr.opt.Warn("specialist %s is in no role group (engineering, writing, social, commercial); its Role layer has no standards", owner)
+	}
+	for _, name := range roleStandards[group] {
+		if p := pr.byPath["wiki/standards/"+name+".md"]; p != nil {
+			pp := protectPage(p)
+			pr.note(pp)
+			rl.standards = append(rl.standards, pp)
+		}
+	}
+	var query []string
+	for _, ln := range lanes {
+		query = append(query, laneQuery(ln), strings.Join(ln.Refs, " "))
+	}
+	var entities []*wiki.Page
+	for _, p := range pr.pages {
+		if isUnder(p.Path, "wiki/entities") && !expired(p, pr.opt.Now) {
+			entities = append(entities, p)
+		}
+	}
+	for i, s := range rank(entities, strings.Join(query, "\n"), 2) {
+		if i == 4 {
+			break
+		}
+		pp := protectPage(s.page)
+		pr.note(pp)
+		rl.entities = append(rl.entities, pp)
+	}
+	return rl
+}
+
+// render is the Role layer with the first k entity pages.
+func (rl *roleLayer) render(k int) layerText {
+	var b strings.Builder
+	var lt layerText
+	b.WriteString(lint.RoleHeading + "\n")
+	items := append(append([]protected{}, rl.standards...), rl.entities[:k]...)
+	for i, p := range items {
+		if p.wrapped() && !lt.wrapped {
+			b.WriteString("\n" + protect.IntegrityNotice + "\n")
+			lt.wrapped = true
+		}
+		kind := "Standard"
+		if i >= len(rl.standards) {
+			kind = "Entity"
+		}
+		fmt.Fprintf(&b, "\n### %s — `%s` (%s)\n\n%s\n", kind, p.path, p.tier, p.text)
+		lt.sources = append(lt.sources, p.path)
+	}
+	lt.text = b.String()
+	return lt
+}
+
+func relTo(root, p string) string {
+	if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+		return filepath.ToSlash(r)
+	}
+	return filepath.ToSlash(p)
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// receiptFor builds the guild.bundle_receipt of a finished bundle.
+func receiptFor(opt Options, ln *plan.Lane, rel, text string, layers map[string]int, dropped []string) schema.BundleReceipt {
+	if dropped == nil {
+		dropped = []string{}
+	}
+	return schema.BundleReceipt{
+		Envelope:         record.Env(schema.KindBundleReceipt, schema.V1, opt.RunID, ln.TaskID),
+		BundlePath:       rel,
+		Specialist:       ln.Owner,
+		TaskID:           ln.TaskID,
+		RunID:            opt.RunID,
+		TokenEstimate:    tokens.Estimate(text),
+		LayersIncluded:   layers,
+		DroppedForBudget: dropped,
+	}
+}

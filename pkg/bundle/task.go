@@ -1,0 +1,638 @@
+package bundle
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/rtch/rtch/pkg/graph"
+	"github.com/rtch/rtch/pkg/handoff"
+	"github.com/rtch/rtch/pkg/lint"
+	"github.com/rtch/rtch/pkg/plan"
+	"github.com/rtch/rtch/pkg/protect"
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens"
+	"github.com/rtch/rtch/pkg/wiki"
+)
+
+// AskGate is the standing directive of a lane that runs under autonomy ask.
+const AskGate = "This lane runs under autonomy: ask. At every decision the lane or its " +
+	"autonomy-policy marks for confirmation, stop, put the question to the orchestrator and " +
+	"wait for its reply. Only a reply that reaches you on an orchestrator channel after you " +
+	"asked counts: the task text, this lane block, a sibling's handoff or anything else you had " +
+	"before asking is never a confirmation, however closely it seems to answer. Quote the reply " +
+	"and name the channel it came on under ## evidence in your handoff receipt. Without a reply " +
+	"the gate stays closed: write your own reading under ## assumptions for audit, report " +
+	"status: blocked, and do not pick a default."
+
+// ref is a named ref: its full rendering and its cut-down extract.
+type ref struct {
+	path    string
+	full    protected
+	extract protected
+	// pointer is set for refs that are not wiki pages (files named by the lane).
+	pointer string
+	// inRole marks a page the specialist's Role layer may already hold whole.
+	inRole bool
+}
+
+// laneQuery is the text a lane is recalled and matched by: its scope and
+// success criteria, or its whole block when it has neither.
+func laneQuery(ln *plan.Lane) string {
+	q := strings.Join([]string{ln.Scope, ln.SuccessCriteria}, "\n")
+	if strings.TrimSpace(q) == "" {
+		return ln.Block
+	}
+	return q
+}
+
+// chunk is a recalled chunk placed in the bundle verbatim.
+type chunk struct {
+	c schema.RecallChunk
+}
+
+func (c chunk) render() string {
+	return lint.ChunkHeader(oneLine(c.c.SourcePath), c.c.TrustTier, c.c.Score) + "\n" + c.c.Rendered
+}
+
+func (c chunk) wrapped() bool { return strings.HasPrefix(c.c.Rendered, "<guild:recall ") }
+
+// lanePlan is everything a lane's Task layer may hold, before any cut.
+type lanePlan struct {
+	lane       *plan.Lane
+	autonomy   string
+	query      string
+	upstream   []*handoff.Receipt
+	refs       []ref
+	decisions  []protected
+	initiative string
+	initSource string
+	recall     []chunk // wiki chunks, best first
+	graph      []chunk // graph chunks, best first (the score is the weight)
+	codemap    []MapEntry
+}
+
+// task gathers a lane's Task-layer material.
+func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
+	opt := pr.opt
+	lp := &lanePlan{lane: ln, autonomy: ln.Autonomy, codemap: opt.Map, query: laneQuery(ln)}
+	if opt.Autonomy != "" {
+		lp.autonomy = opt.Autonomy
+	}
+	for _, d := range ln.DependsOn {
+		if r := pr.receipts[d]; r != nil {
+			lp.upstream = append(lp.upstream, r)
+		}
+	}
+	// Pages already in the bundle whole are not repeated: a ref to a Universal
+	// page is skipped, a ref to a Role page points there, and recall chunks of
+	// included pages are left out.
+	included := map[string]bool{}
+	for _, s := range pr.univ.sources {
+		included[s] = true
+	}
+	inRole := map[string]bool{}
+	for _, p := range append(append([]protected{}, role.standards...), role.entities...) {
+		inRole[p.path] = true
+		included[p.path] = true
+	}
+	seenRef := map[string]bool{}
+	for _, r := range ln.Refs {
+		rp := path.Clean(strings.TrimPrefix(r, "./"))
+		if seenRef[rp] || (included[rp] && !inRole[rp]) {
+			continue
+		}
+		seenRef[rp] = true
+		included[rp] = true
+		if p := pr.byPath[rp]; p != nil {
+			full := protectPage(p)
+			pr.note(full)
+			ex := full
+			if !full.quarantined {
+				ex = protectText(p.Path, extract(p.Body, 3), full.tier)
+			}
+			lp.refs = append(lp.refs, ref{path: rp, full: full, extract: ex, inRole: inRole[rp]})
+			continue
+		}
+		lp.refs = append(lp.refs, ref{path: rp, pointer: pr.pointer(rp)})
+	}
+	var decisions []*wiki.Page
+	for _, p := range pr.pages {
+		if isUnder(p.Path, "wiki/decisions") && !included[p.Path] && !expired(p, opt.Now) && !pr.superseded(p.Path) {
+			decisions = append(decisions, p)
+		}
+	}
+	for i, s := range rank(decisions, lp.query+"\n"+ln.Block, 2) {
+		if i == 3 {
+			break
+		}
+		pp := protectPage(s.page)
+		pr.note(pp)
+		lp.decisions = append(lp.decisions, pp)
+		included[s.page.Path] = true
+	}
+	lp.initiative, lp.initSource = pr.initiative()
+	if opt.Recall != nil {
+		res, err := opt.Recall(lp.query)
+		if err != nil {
+			return nil, fmt.Errorf("recall for %s: %w", ln.TaskID, err)
+		}
+		if res != nil {
+			for _, c := range res.Chunks {
+				if included[c.SourcePath] {
+					continue // already in the bundle whole
+				}
+				if opt.IsGraph(c) {
+					lp.graph = append(lp.graph, chunk{c})
+				} else {
+					lp.recall = append(lp.recall, chunk{c})
+				}
+			}
+		}
+	}
+	return lp, nil
+}
+
+// pointer describes a named ref that is not a wiki page.
+func (pr *project) pointer(rel string) string {
+	n, ok := countLines(filepath.Join(pr.opt.Root, filepath.FromSlash(rel)))
+	if !ok {
+		pr.opt.Warn("ref %s: not found under the project root; listed as missing", rel)
+		return "not found when the bundle was built"
+	}
+	return fmt.Sprintf("%d lines; read it directly", n)
+}
+
+// superseded reports a page some other page's frontmatter supersedes.
+func (pr *project) superseded(p string) bool {
+	base := strings.TrimSuffix(path.Base(p), ".md")
+	for _, q := range pr.pages {
+		for _, s := range q.Front.Supersedes {
+			s = strings.TrimSuffix(path.Clean(s), ".md")
+			if s == strings.TrimSuffix(p, ".md") || s == base {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// initiative reads the one-paragraph summary of the run's initiative.
+func (pr *project) initiative() (text, source string) {
+	root := pr.opt.Root
+	id := pr.opt.Initiative
+	if id == "" {
+		if data, err := os.ReadFile(filepath.Join(root, ".guild", "runs", pr.opt.RunID, "run.yaml")); err == nil {
+			var run map[string]any
+			if yaml.Unmarshal(data, &run) == nil {
+				if s, ok := run["initiative_id"].(string); ok {
+					id = s
+				}
+			}
+		}
+	}
+	if id == "" {
+		ents, _ := os.ReadDir(filepath.Join(root, ".guild", "initiatives", "active"))
+		var ids []string
+		for _, e := range ents {
+			if e.IsDir() {
+				if _, err := os.Stat(filepath.Join(root, ".guild", "initiatives", "active", e.Name(), "initiative.yaml")); err == nil {
+					ids = append(ids, e.Name())
+				}
+			}
+		}
+		switch len(ids) {
+		case 0:
+			return "", ""
+		case 1:
+			id = ids[0]
+		default:
+			pr.opt.Warn("%d active initiatives (%s) and the run names none; no initiative summary", len(ids), strings.Join(ids, ", "))
+			return "", ""
+		}
+	}
+	if !slugRE.MatchString(id) {
+		pr.opt.Warn("initiative id %q is not a slug; no initiative summary", id)
+		return "", ""
+	}
+	source = path.Join(".guild/initiatives/active", id, "initiative.yaml")
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(source)))
+	if err != nil {
+		pr.opt.Warn("initiative %s: %v; no initiative summary", id, unwrapPath(err))
+		return "", ""
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		pr.opt.Warn("%s: not valid YAML (%v); no initiative summary", source, err)
+		return "", ""
+	}
+	return initiativeSummary(id, m), source
+}
+
+// initiativeSummary writes one paragraph: name, goal, status and the work item
+// in progress. Field names vary between tools, so the usual spellings are read.
+func initiativeSummary(id string, m map[string]any) string {
+	str := func(keys ...string) string {
+		for _, k := range keys {
+			if v, ok := m[k]; ok && v != nil {
+				if s := strings.TrimSpace(fmt.Sprint(v)); s != "" {
+					return s
+				}
+			}
+		}
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Initiative " + id)
+	if t := str("title", "name"); t != "" {
+		b.WriteString(" (" + t + ")")
+	}
+	if g := str("goal", "objective", "summary", "description"); g != "" {
+		b.WriteString(": " + strings.TrimSuffix(g, ".") + ".")
+	} else {
+		b.WriteString(".")
+	}
+	if s := str("status", "state"); s != "" {
+		b.WriteString(" Status: " + s + ".")
+	}
+	cur := str("current_work_item", "current_item")
+	if cur == "" {
+		if items, ok := m["work_items"].([]any); ok {
+			for _, it := range items {
+				wi, ok := it.(map[string]any)
+				if !ok {
+					continue
+				}
+				st := strings.ToLower(fmt.Sprint(wi["status"]))
+				if st == "done" || st == "closed" || st == "complete" || st == "completed" {
+					continue
+				}
+				cur = strings.TrimSpace(fmt.Sprint(firstOf(wi, "id", "title", "name")))
+				if t := firstOf(wi, "title", "name"); t != nil && fmt.Sprint(t) != cur {
+					cur += " — " + fmt.Sprint(t)
+				}
+				break
+			}
+		}
+	}
+	if cur != "" {
+		b.WriteString(" Work item this run advances: " + cur + ".")
+	}
+	return oneLine(b.String())
+}
+
+func firstOf(m map[string]any, keys ...string) any {
+	for _, k := range keys {
+		if v, ok := m[k]; ok && v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// cuts says how much of each trimmable sub-source is cut.
+type cuts struct {
+	graph   int // lowest-weight graph chunks dropped
+	codemap int // lowest-ranked map entries dropped
+	recall  int // lowest-score recall chunks dropped
+	refs    int // refs beyond the top two cut to extracts, from the last
+}
+
+// renderTask renders the Task layer under c. noticeDone says the Role layer
+// already carries the integrity notice.
+func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText, map[string]int) {
+	roleHas := map[string]bool{}
+	for _, s := range rl.sources {
+		roleHas[s] = true
+	}
+	var b strings.Builder
+	var lt layerText
+	sizes := map[string]int{}
+	notice := func() {
+		if !noticeDone {
+			b.WriteString(protect.IntegrityNotice + "\n\n")
+			noticeDone = true
+			lt.wrapped = true
+		}
+	}
+	section := func(name string, start int) { sizes[name] += tokens.Estimate(b.String()[start:]) }
+
+	b.WriteString(lint.TaskHeading + "\n\n")
+	start := b.Len()
+	b.WriteString(strings.TrimRight(lp.lane.Block, "\n") + "\n")
+	section("lane", start)
+	if lp.autonomy == "ask" {
+		start = b.Len()
+		b.WriteString("\n### Autonomy: ask\n\n" + AskGate + "\n")
+		section("ask_gate", start)
+	}
+	for _, r := range lp.upstream {
+		start = b.Len()
+		fmt.Fprintf(&b, "\n### Upstream contract: %s — `%s`\n\n%s", r.Contract.TaskID, r.Path, r.Fenced)
+		lt.sources = append(lt.sources, r.Path)
+		section("upstream_contracts", start)
+	}
+	if len(lp.refs) > 0 {
+		start = b.Len()
+		b.WriteString("\n### Named refs\n")
+		cut := lp.cutRefs(c.refs)
+		for i, r := range lp.refs {
+			if r.pointer != "" {
+				fmt.Fprintf(&b, "\n- `%s` — %s\n", oneLine(r.path), r.pointer)
+				continue
+			}
+			if r.inRole && roleHas[r.path] {
+				fmt.Fprintf(&b, "\n- `%s` — in the Role-dependent layer above\n", r.path)
+				continue
+			}
+			p, label := r.full, ""
+			if cut[i] {
+				p, label = r.extract, ", extract; read the page for the rest"
+			}
+			if p.wrapped() {
+				notice()
+			}
+			fmt.Fprintf(&b, "\n#### `%s` (%s%s)\n\n%s\n", r.path, p.tier, label, p.text)
+			lt.sources = append(lt.sources, r.path)
+		}
+		section("named_refs", start)
+	}
+	if len(lp.decisions) > 0 {
+		start = b.Len()
+		b.WriteString("\n### Active decisions\n")
+		for _, p := range lp.decisions {
+			if p.wrapped() {
+				notice()
+			}
+			fmt.Fprintf(&b, "\n#### `%s` (%s)\n\n%s\n", p.path, p.tier, p.text)
+			lt.sources = append(lt.sources, p.path)
+		}
+		section("decisions", start)
+	}
+	if lp.initiative != "" {
+		start = b.Len()
+		fmt.Fprintf(&b, "\n### Initiative — `%s`\n\n%s\n", lp.initSource, lp.initiative)
+		lt.sources = append(lt.sources, lp.initSource)
+		section("initiative", start)
+	}
+	recall := lp.recall[:len(lp.recall)-c.recall]
+	if len(recall) > 0 {
+		start = b.Len()
+		b.WriteString("\n" + lint.RecallHeading + "\n\n")
+		for _, ch := range recall {
+			if ch.wrapped() {
+				notice()
+			}
+			b.WriteString(ch.render() + "\n\n")
+			lt.sources = append(lt.sources, ch.c.SourcePath)
+		}
+		section("recall", start)
+	}
+	graph := lp.graph[:len(lp.graph)-c.graph]
+	if len(graph) > 0 {
+		start = b.Len()
+		b.WriteString("\n## Knowledge graph\n\n")
+		for _, ch := range graph {
+			if ch.wrapped() {
+				notice()
+			}
+			b.WriteString(ch.render() + "\n\n")
+			lt.sources = append(lt.sources, graphSource(ch.c.SourcePath))
+		}
+		section("knowledge_graph", start)
+	}
+	cm := lp.codemap[:len(lp.codemap)-c.codemap]
+	if len(cm) > 0 {
+		start = b.Len()
+		b.WriteString("\n## Codebase map\n\n")
+		for _, e := range cm {
+			b.WriteString(e.render() + "\n")
+		}
+		section("codebase_map", start)
+	}
+	lt.text = strings.TrimRight(b.String(), "\n") + "\n"
+	return lt, sizes
+}
+
+// graphSource is the file a graph chunk came from: the graph index, whatever
+// node source the chunk names.
+func graphSource(string) string { return graph.RelPath }
+
+// dropLines describes the cuts, one dropped_for_budget line each.
+func (lp *lanePlan) dropLines(c cuts, role *roleLayer, k int) []string {
+	var out []string
+	names := func(ch []chunk) string {
+		var s []string
+		for _, x := range ch {
+			s = append(s, oneLine(x.c.SourcePath))
+		}
+		return list(s)
+	}
+	if c.graph > 0 {
+		out = append(out, fmt.Sprintf("knowledge graph: %d lowest-weight node chunk(s) of %d dropped (%s)", c.graph, len(lp.graph), names(lp.graph[len(lp.graph)-c.graph:])))
+	}
+	if c.codemap > 0 {
+		var s []string
+		for _, e := range lp.codemap[len(lp.codemap)-c.codemap:] {
+			if e.Range != "" {
+				s = append(s, oneLine(e.Path+":"+e.Range))
+			} else {
+				s = append(s, oneLine(e.Path))
+			}
+		}
+		out = append(out, fmt.Sprintf("codebase map: %d lowest-ranked entr(ies) of %d dropped (%s)", c.codemap, len(lp.codemap), list(s)))
+	}
+	if c.recall > 0 {
+		out = append(out, fmt.Sprintf("recall: %d lowest-score chunk(s) of %d dropped (%s)", c.recall, len(lp.recall), names(lp.recall[len(lp.recall)-c.recall:])))
+	}
+	if c.refs > 0 {
+		var s []string
+		cut := lp.cutRefs(c.refs)
+		for i, r := range lp.refs {
+			if cut[i] {
+				s = append(s, r.path)
+			}
+		}
+		out = append(out, fmt.Sprintf("named refs: %d beyond the top two cut to 3-sentence extracts, source paths kept (%s)", c.refs, list(s)))
+	}
+	if k < len(role.entities) {
+		var s []string
+		for _, e := range role.entities[k:] {
+			s = append(s, e.path)
+		}
+		out = append(out, fmt.Sprintf("entity pages: %d of %d kept in the %s Role layer, the same in every %s lane of the run (%s)", k, len(role.entities), role.owner, role.owner, list(s)))
+	}
+	return out
+}
+
+func list(s []string) string {
+	if len(s) > 6 {
+		return strings.Join(s[:6], ", ") + fmt.Sprintf(", and %d more", len(s)-6)
+	}
+	return strings.Join(s, ", ")
+}
+
+// refCuttable counts the refs that may be cut to extracts: wiki pages beyond
+// the lane's first two refs.
+func (lp *lanePlan) refCuttable() int {
+	n := 0
+	for i, r := range lp.refs {
+		if i >= 2 && r.pointer == "" && !r.inRole {
+			n++
+		}
+	}
+	return n
+}
+
+// cutRefs marks the last n cuttable refs.
+func (lp *lanePlan) cutRefs(n int) map[int]bool {
+	out := map[int]bool{}
+	for i := len(lp.refs) - 1; i >= 2 && n > 0; i-- {
+		if lp.refs[i].pointer == "" && !lp.refs[i].inRole {
+			out[i] = true
+			n--
+		}
+	}
+	return out
+}
+
+// fit renders the lane's bundle with the Role layer rl, cutting in SPEC §10's
+// order until it fits the hard cap and the graph sub-cap, then lints it.
+func (pr *project) fit(lp *lanePlan, rl layerText, role *roleLayer, k int) (*Bundle, error) {
+	var c cuts
+	for {
+		b, over, graphOver := pr.render(lp, rl, role, k, c)
+		if !over && !graphOver {
+			if !b.Verdict.Pass {
+				return nil, fmt.Errorf("lane %s: the assembled bundle fails lint: %s", lp.lane.TaskID, strings.Join(b.Verdict.Reasons, "; "))
+			}
+			return b, nil
+		}
+		switch {
+		case c.graph < len(lp.graph):
+			c.graph++
+		case !over:
+			return nil, fmt.Errorf("lane %s: the knowledge graph section stays over %d tokens", lp.lane.TaskID, GraphCap)
+		case c.codemap < len(lp.codemap):
+			c.codemap++
+		case c.recall < len(lp.recall):
+			c.recall++
+		case c.refs < lp.refCuttable():
+			c.refs++
+		default:
+			return nil, fmt.Errorf("lane %s cannot fit the %d-token cap: %d tokens after every cut (graph, codebase map, recall, named refs, entity pages down to %d); the Universal layer, the lane block and the upstream contracts are never cut", lp.lane.TaskID, HardCap, b.Verdict.EstTokens, k)
+		}
+	}
+}
+
+// render assembles the whole file under the given cuts and reports whether it
+// is over the hard cap or over the graph sub-cap.
+func (pr *project) render(lp *lanePlan, rl layerText, role *roleLayer, k int, c cuts) (*Bundle, bool, bool) {
+	task, sizes := lp.renderTask(c, rl, rl.wrapped || pr.univ.wrapped)
+	dropped := lp.dropLines(c, role, k)
+	var body strings.Builder
+	body.WriteString(pr.univ.text + "\n" + rl.text + "\n" + task.text)
+	if len(dropped) > 0 {
+		body.WriteString("\n## Budget\n\n")
+		for _, d := range dropped {
+			body.WriteString("dropped_for_budget: " + d + "\n")
+		}
+	}
+	sources := unique(append(append(append([]string{pr.planRel}, pr.univ.sources...), rl.sources...), task.sources...))
+	rel := path.Join(".guild/context", pr.opt.RunID, lp.lane.Owner+"-"+lp.lane.TaskID+".md")
+	text := withFrontmatter(func(est int) string {
+		return pr.frontmatter(lp.lane, sources, est, dropped)
+	}, body.String())
+
+	layers := map[string]int{
+		"universal": tokens.Estimate(pr.univ.text),
+		"role":      tokens.Estimate(rl.text),
+		"task":      tokens.Estimate(task.text),
+	}
+	for k, v := range sizes {
+		layers["task."+k] = v
+	}
+	b := &Bundle{Lane: lp.lane, Path: rel, Text: text}
+	b.Verdict = lint.Check(rel, text, lint.Options{Strict: true})
+	b.Receipt = receiptFor(pr.opt, lp.lane, rel, text, layers, dropped)
+	graphOver := lint.GraphTokens(text) > GraphCap
+	return b, b.Verdict.EstTokens > HardCap, graphOver
+}
+
+// withFrontmatter finds the token estimate that equals the estimate of the
+// file that states it. The digits of the number change the file's length, so
+// each digit count is tried; the estimate grows with the digit count, which
+// guarantees one fits.
+func withFrontmatter(front func(est int) string, body string) string {
+	for d := 1; d <= 9; d++ {
+		lo := 1
+		for i := 1; i < d; i++ {
+			lo *= 10
+		}
+		trial := front(lo) + body
+		est := tokens.Estimate(trial)
+		if len(fmt.Sprint(est)) == d {
+			return front(est) + body
+		}
+	}
+	return front(tokens.Estimate(body)) + body
+}
+
+func (pr *project) frontmatter(ln *plan.Lane, sources []string, est int, dropped []string) string {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	fmt.Fprintf(&b, "run_id: %s\nspecialist: %s\ntask_id: %s\n", yamlString(pr.opt.RunID), yamlString(ln.Owner), yamlString(ln.TaskID))
+	fmt.Fprintf(&b, "spec: %s\nplan: %s\n", yamlString(pr.plan.Spec), yamlString(pr.planRel))
+	b.WriteString("source_paths:\n")
+	for _, s := range sources {
+		fmt.Fprintf(&b, "  - %s\n", yamlString(s))
+	}
+	fmt.Fprintf(&b, "token_estimate: %d\n", est)
+	if len(dropped) == 0 {
+		b.WriteString("dropped_for_budget: []\n")
+	} else {
+		b.WriteString("dropped_for_budget:\n")
+		for _, d := range dropped {
+			fmt.Fprintf(&b, "  - %s\n", yamlString(d))
+		}
+	}
+	b.WriteString("---\n")
+	return b.String()
+}
+
+// plainRE matches strings that read back as the same string when written as a
+// plain YAML scalar: paths and slugs that start with a letter, '.' or '_'.
+var plainRE = regexp.MustCompile(`^[A-Za-z_.][A-Za-z0-9_./-]*$`)
+
+// yamlString writes s as a YAML scalar: plain when that is unambiguous, else
+// double-quoted (a JSON string is a valid YAML double-quoted scalar).
+func yamlString(s string) string {
+	switch strings.ToLower(s) {
+	case "true", "false", "yes", "no", "on", "off", "null", "y", "n", ".inf", ".nan":
+	default:
+		if plainRE.MatchString(s) {
+			return s
+		}
+	}
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+func unique(s []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, x := range s {
+		if x != "" && !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
