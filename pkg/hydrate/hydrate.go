@@ -734,8 +734,10 @@ func (h *hydrator) why(sf *surface, st *step, hit *schema.Hit, s, e int) string 
 		}
 	}
 	switch {
-	case st.whole:
+	case st.whole || (s == 1 && e == sf.file.Lines()):
 		fmt.Fprintf(&b, "; whole file (%d lines)", sf.file.Lines())
+	case s != st.seg.s || e != st.seg.e:
+		fmt.Fprintf(&b, "; the rows of %s around L%d other than the corrected ones", LineRange(st.seg.s, st.seg.e), st.seg.target)
 	case len(st.seg.anchors) > 1:
 		fmt.Fprintf(&b, "; merged windows around %d target lines", len(st.seg.anchors))
 	case st.seg.anchors[0] == -1:

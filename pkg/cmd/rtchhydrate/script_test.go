@@ -1,0 +1,27 @@
+package rtchhydrate
+
+import (
+	"os"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/rtch/rtch/pkg/cmd/rtchpacket"
+	"github.com/rtch/rtch/pkg/hydrate/scripttest"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"rtch-hydrate": func() { os.Exit(Main()) },
+		"rtch-packet":  func() { os.Exit(rtchpacket.Main()) },
+	})
+}
+
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../../testdata/script/rtch-hydrate",
+		RequireExplicitExec: true,
+		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
+		Cmds:                scripttest.Cmds(),
+	})
+}

@@ -1,0 +1,236 @@
+// Package rtchpacket is the rtch-packet command: stages 7 and 8 of the lane. It
+// reads the whole record stream and emits the evidence packet (rtch.packet) —
+// appended to the passed-through stream, or alone as pretty JSON, YAML or a
+// Markdown brief — optionally persists it for rehydration, and hands the target
+// set to a consolidate step (rtch.handoff).
+package rtchpacket
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/packet"
+	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/schema"
+)
+
+type options struct {
+	format  string
+	persist bool
+	handoff bool
+	now     string
+}
+
+// Formats are the values of --format.
+var Formats = []string{"ndjson", "json", "yaml", "md"}
+
+// Tool returns the rtch-packet tool.
+func Tool() *cli.Tool {
+	o := &options{}
+	return &cli.Tool{
+		Name:    "rtch-packet",
+		Summary: "assemble the evidence packet of the lane",
+		Usage:   "rtch-packet [--format ndjson|json|yaml|md] [--persist] [--handoff-to-consolidate] [--now TIME] < stream",
+		Description: `Reads the whole stream (intake to chunks) and builds the rtch.packet of
+SPEC §9: ranked selected_surfaces with their chunks, every skip, honest
+unresolved_questions, the caution_map (injection-flagged and redacted chunks,
+caution hits, gate problems), next_legal_probes, the effective-record
+projection, the budget used, and the halting_reason decided from the evidence
+and the intake's enough_evidence_definition (rule: docs/rtch-packet.md).
+The intake's expected_output shapes the chunks: single_chunk keeps the best
+chunk, claim_evidence only evidence-class chunks, target_set_for_consolidate
+adds the rtch.handoff target set; what is left out is listed as a skip.
+
+formats:
+  ndjson  (default) the input stream passed through, then rtch.packet (and
+          rtch.handoff); --jq filters these records
+  json    the packet alone, pretty-printed (then the handoff, if any)
+  yaml    the packet alone as YAML (then the handoff as a second document)
+  md      a brief for an agent: verdict, ranked surfaces, each chunk fenced
+          with its path, range and re-entry command, cautions, questions
+
+--persist also writes the packet as YAML to
+audit-logs/rtch/packets/<packet_id>.yaml under the zone root, atomically.
+generated_at is --now (RFC 3339 or Unix seconds), else $SOURCE_DATE_EPOCH,
+else the current time.`,
+		Example: `rtch-intake --goal "fix the flag parser" --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough "ParseFlags is hydrated" | rtch-zone | rtch-scout | rtch-probe | rtch-hydrate | rtch-packet --format md
+... | rtch-hydrate | rtch-packet --persist --handoff-to-consolidate --jq 'select(.kind == "rtch.handoff")'`,
+		Stdin: cli.StreamIn,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&o.format, "format", "ndjson", "output `FORMAT`: ndjson, json, yaml or md")
+			fs.BoolVar(&o.persist, "persist", false, "also write the packet to audit-logs/rtch/packets/<packet_id>.yaml under the zone root")
+			fs.BoolVar(&o.handoff, "handoff-to-consolidate", false, "also emit the target set (rtch.handoff) for a consolidate step")
+			fs.StringVar(&o.now, "now", "", "pin generated_at to `TIME` (RFC 3339 or Unix seconds)")
+		},
+		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
+	}
+}
+
+// Main runs rtch-packet with the process's arguments.
+func Main() int { return cli.Main(Tool()) }
+
+func run(ctx context.Context, env *cli.Env, o *options) error {
+	if len(env.Args) > 0 {
+		return cli.UsageHint("rtch-packet reads the lane's stream on standard input", "unexpected argument %q", env.Args[0])
+	}
+	valid := false
+	for _, f := range Formats {
+		valid = valid || f == o.format
+	}
+	if !valid {
+		return cli.Usage("--format %q: want one of %s", o.format, strings.Join(Formats, ", "))
+	}
+	now, err := generatedAt(o.now, env.Getenv)
+	if err != nil {
+		return err
+	}
+	in := &packet.Input{}
+	if o.format == "ndjson" {
+		err = env.Each(in.Collect)
+	} else {
+		err = consume(env.In, in)
+	}
+	if err != nil {
+		return err
+	}
+	if in.Zone == nil && in.Intake != nil {
+		return cli.Usage("%v", packet.ErrNoZone)
+	}
+	root := ""
+	if in.Zone != nil {
+		root = in.Zone.ZoneRoot
+	}
+	cfg, _, err := env.LoadConfig(root)
+	if err != nil {
+		return err
+	}
+	persisted := ""
+	if o.persist && in.Intake != nil {
+		_, persisted = packet.PersistPath(root, "rtch_packet_"+in.Intake.IntakeHash)
+	}
+	p, err := packet.Build(in, packet.Options{Now: now, Config: cfg, Persisted: persisted})
+	if err != nil {
+		return cli.Usage("%v", err)
+	}
+	if o.persist {
+		if _, err := packet.Persist(root, p); err != nil {
+			return cli.Failed(fmt.Errorf("--persist: %v", err))
+		}
+	}
+	var h *schema.Handoff
+	if o.handoff || p.Intake.ExpectedOutput == "target_set_for_consolidate" {
+		x := packet.Handoff(p, persisted)
+		h = &x
+	}
+	switch o.format {
+	case "ndjson":
+		if err := env.Out.Emit(p); err != nil {
+			return err
+		}
+		if h != nil {
+			return env.Out.Emit(h)
+		}
+	case "json":
+		if err := writeJSON(env.Stdout, p); err != nil {
+			return err
+		}
+		if h != nil {
+			return writeJSON(env.Stdout, h)
+		}
+	case "yaml":
+		y, err := packet.YAML(p)
+		if err != nil {
+			return cli.Failed(err)
+		}
+		if _, err := env.Stdout.Write(y); err != nil {
+			return err
+		}
+		if h != nil {
+			y, err := packet.YAML(h)
+			if err != nil {
+				return cli.Failed(err)
+			}
+			if _, err := io.WriteString(env.Stdout, "---\n"); err != nil {
+				return err
+			}
+			if _, err := env.Stdout.Write(y); err != nil {
+				return err
+			}
+		}
+	case "md":
+		if _, err := io.WriteString(env.Stdout, packet.Markdown(p, h)); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// consume reads the stream without passing it through (the single-document
+// formats print the packet alone).
+func consume(r *record.Reader, in *packet.Input) error {
+	for {
+		l, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			var se *record.SyntaxError
+			if errors.As(err, &se) {
+				return cli.Failed(err)
+			}
+			return err
+		}
+		if err := in.Collect(l); err != nil {
+			return cli.Failed(err)
+		}
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := record.Marshal(v)
+	if err != nil {
+		return cli.Failed(err)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return cli.Failed(err)
+	}
+	buf.WriteByte('\n')
+	_, err = w.Write(buf.Bytes())
+	return err
+}
+
+// generatedAt decides generated_at: --now, else SOURCE_DATE_EPOCH, else now.
+func generatedAt(flagVal string, getenv func(string) string) (time.Time, error) {
+	if flagVal != "" {
+		t, err := parseTime(flagVal)
+		if err != nil {
+			return time.Time{}, cli.Usage("--now %q: want RFC 3339 (2026-01-02T15:04:05Z) or Unix seconds", flagVal)
+		}
+		return t, nil
+	}
+	if v := getenv("SOURCE_DATE_EPOCH"); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return time.Time{}, cli.Usage("SOURCE_DATE_EPOCH %q: want Unix seconds", v)
+		}
+		return time.Unix(n, 0).UTC(), nil
+	}
+	return time.Now().UTC(), nil
+}
+
+func parseTime(s string) (time.Time, error) {
+	if n, err := strconv.ParseInt(strings.TrimPrefix(s, "@"), 10, 64); err == nil {
+		return time.Unix(n, 0).UTC(), nil
+	}
+	return time.Parse(time.RFC3339, s)
+}
