@@ -355,6 +355,11 @@ func (pr *project) note(p protected) {
 	if !p.quarantined {
 		return
 	}
+	for _, ev := range pr.events {
+		if ev.SourcePath == p.path {
+			return
+		}
+	}
 	pr.opt.Warn("%s: quarantined (patterns: %s); its text is withheld from the bundle", p.path, strings.Join(protect.Patterns(p.findings), ", "))
 	pr.events = append(pr.events, protect.SecurityEvent{
 		EventType:  "recall_quarantine",
