@@ -58,7 +58,8 @@ type Gate struct {
 	EffectiveRecords []EffectiveRecord `json:"effective_records"`
 	// Unresolved lists every correction problem; any entry blocks.
 	Unresolved []Unresolved `json:"unresolved"`
-	// SourceDigest is sha256 over the surfaces' bytes, in path order.
+	// SourceDigest is the hex sha256 over the surfaces in path order, each as
+	// its path, a NUL, its size in bytes, a NUL, then its bytes.
 	SourceDigest string `json:"source_digest"`
 }
 
@@ -78,7 +79,8 @@ type EffectiveRecord struct {
 
 // Unresolved is one reason the gate blocks.
 type Unresolved struct {
-	// Reason: missing_target, missing_superseded, cycle, duplicate_correction_id,
+	// Reason: missing_target, ambiguous_target (the target id appears more than
+	// once in its surface), missing_superseded, cycle, duplicate_correction_id,
 	// malformed_envelope, invalid_json.
 	Reason string `json:"reason"`
 	// Location is "PATH:L<n>".
