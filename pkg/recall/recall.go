@@ -299,16 +299,18 @@ func protectAll(res *Result, bs []branch, opt Options) error {
 			if n >= limit {
 				break
 			}
+			c, err := p.protect(t.chunk, t.b.prefix)
+			if err != nil {
+				return err
+			}
 			if tokenCap > 0 {
-				est := estimate(t.text)
+				// The cap counts what lands in a prompt: the rendered,
+				// wrapped text.
+				est := estimate(c.Rendered)
 				if used+est > tokenCap {
 					continue
 				}
 				used += est
-			}
-			c, err := p.protect(t.chunk, t.b.prefix)
-			if err != nil {
-				return err
 			}
 			c.SubGuild = t.b.sub
 			res.Chunks = append(res.Chunks, c)
