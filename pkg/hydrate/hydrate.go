@@ -29,6 +29,10 @@ const NarrowWindow = 5
 // surfaces before the remaining surfaces get their first chunk.
 const breadthShare = 0.6
 
+// breadthTop is how many of the best readable surfaces get their first chunk
+// from the whole budget, whatever the breadth share.
+const breadthTop = 3
+
 // maxAnchors caps the target lines considered on one surface.
 const maxAnchors = 32
 
@@ -782,15 +786,22 @@ func (h *hydrator) limitation(sf *surface, st *step, c schema.Chunk, s, e int) s
 }
 
 // fill spends the budget in rank order, breadth first: every surface's first
-// chunk (up to breadthShare of the budget), then the top surfaces' second
+// chunk (the top breadthTop from the whole budget, the others up to
+// breadthShare of it), then the top surfaces' second
 // chunks, then first chunks for the surfaces still without one (narrowed to
 // ±NarrowWindow lines when a full window no longer fits), then everything
 // else round-robin in rank order.
 func (h *hydrator) fill(surfaces []*surface) {
 	breadth := int(float64(h.o.Budget) * breadthShare)
+	firsts := 0
 	for _, sf := range surfaces {
 		if len(sf.steps) > 0 && sf.next == 0 {
-			h.take(sf, breadth)
+			limit := breadth
+			if firsts < breadthTop {
+				limit = h.o.Budget
+			}
+			firsts++
+			h.take(sf, limit)
 		}
 	}
 	for _, sf := range surfaces {

@@ -56,8 +56,8 @@ func restyle(n *yaml.Node) {
 	}
 }
 
-// Decode reads a packet persisted as YAML or JSON (an rtch.packet record or
-// the pretty form of --format json).
+// Decode reads a packet persisted as YAML or JSON: the pretty form of --format
+// json, one rtch.packet record, or a record stream holding one (the last wins).
 func Decode(data []byte) (*schema.Packet, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 {
@@ -75,13 +75,28 @@ func Decode(data []byte) (*schema.Packet, error) {
 		}
 		j = b
 	}
+	if trimmed[0] == '{' && !json.Valid(trimmed) {
+		// A record stream: the packet is its (last) rtch.packet record.
+		var found []byte
+		for _, line := range bytes.Split(trimmed, []byte("\n")) {
+			var env struct {
+				Kind string `json:"kind"`
+			}
+			if json.Unmarshal(line, &env) == nil && env.Kind == schema.KindPacket {
+				found = line
+			}
+		}
+		if found == nil {
+			return nil, errors.New("not a packet: a record stream without an rtch.packet record")
+		}
+		j = found
+	}
 	var p schema.Packet
-	dec := json.NewDecoder(bytes.NewReader(j))
-	if err := dec.Decode(&p); err != nil {
+	if err := json.Unmarshal(j, &p); err != nil {
 		return nil, fmt.Errorf("not a packet: %v", err)
 	}
 	if p.SchemaVersion != schema.PacketSchemaVersion {
-		return nil, fmt.Errorf("schema_version %q, want %q", p.SchemaVersion, schema.PacketSchemaVersion)
+		return nil, fmt.Errorf("not a packet: schema_version %q, want %q", p.SchemaVersion, schema.PacketSchemaVersion)
 	}
 	return &p, nil
 }
