@@ -26,7 +26,7 @@ func Each(ctx context.Context, o Options, files []File, fn func(f File, data []b
 	defer cancel()
 	max := o.maxSize()
 	n := min(o.workers(), max1(len(files)))
-	var next atomic.Int64
+	var next, done atomic.Int64
 	var wg sync.WaitGroup
 	var once sync.Once
 	var firstErr error
@@ -42,6 +42,9 @@ func Each(ctx context.Context, o Options, files []File, fn func(f File, data []b
 				}
 				f := files[k]
 				data, s := Read(f, max)
+				if o.Progress != nil {
+					o.Progress(int(done.Add(1)), len(files))
+				}
 				if s != nil {
 					r.skips = append(r.skips, *s)
 					if s.Reason == ReasonUnreadable {

@@ -23,11 +23,16 @@ const typeUnknown fs.FileMode = 1<<32 - 1
 type dirHandle struct{ fd int }
 
 // openDir opens a directory without following a symlink in its place
-// (it may have been swapped for one since its parent was listed) and
-// reads all its entries with getdents, keeping the d_type the kernel
-// reports. buf is scratch space reused across calls.
-func openDir(abs string, buf []byte) (dirHandle, []dirent, error) {
-	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+// (it may have been swapped for one since its parent was listed; only the
+// root itself may be reached through a link) and reads all its entries
+// with getdents, keeping the d_type the kernel reports. buf is scratch
+// space reused across calls.
+func openDir(abs string, follow bool, buf []byte) (dirHandle, []dirent, error) {
+	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+	if !follow {
+		flags |= unix.O_NOFOLLOW
+	}
+	fd, err := unix.Open(abs, flags, 0)
 	if err != nil {
 		return dirHandle{-1}, nil, &fs.PathError{Op: "open", Path: abs, Err: err}
 	}

@@ -19,7 +19,7 @@ const typeUnknown fs.FileMode = 1<<32 - 1
 // dirHandle is the portable fallback: entries are stat'ed by full path.
 type dirHandle struct{}
 
-func openDir(abs string, _ []byte) (dirHandle, []dirent, error) {
+func openDir(abs string, _ bool, _ []byte) (dirHandle, []dirent, error) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return dirHandle{}, nil, err

@@ -74,6 +74,10 @@ type Options struct {
 	GitFastPath bool
 	// Workers bounds the parallelism; 0 means GOMAXPROCS.
 	Workers int
+	// Progress, if set, is called by Each after each file is read (or
+	// skipped) with the count so far and the total; it is called from the
+	// reading goroutines, concurrently, and must be cheap.
+	Progress func(done, total int)
 	// Warn receives warnings (unreadable entries, symlink escapes, loops,
 	// dangling links), after the walk, sorted by path; may be nil.
 	Warn func(format string, args ...any)
@@ -505,7 +509,7 @@ func (w *walker) dir(j job, r *result) {
 	if r.buf == nil {
 		r.buf = make([]byte, 32<<10)
 	}
-	h, entries, err := openDir(j.abs, r.buf)
+	h, entries, err := openDir(j.abs, j.rel == "", r.buf)
 	defer h.close()
 	if err != nil {
 		// Keep whatever was listed; report the failure.

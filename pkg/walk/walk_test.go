@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -104,5 +105,67 @@ func TestFilesReportIgnored(t *testing.T) {
 	want := []string{".env ignored hidden", ".gitignore ignored hidden", "build ignored .gitignore:1: build/"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("skips = %q\nwant %q", got, want)
+	}
+}
+
+func TestEachProgress(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a": "a", "b": "b\x00", "c": "c", "d": "d"})
+	o := Options{Root: dir}
+	files, err := Files(context.Background(), o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	calls, maxDone := 0, 0
+	o.Progress = func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		maxDone = max(maxDone, done)
+		if total != 4 {
+			t.Errorf("total = %d", total)
+		}
+	}
+	if err := Each(context.Background(), o, files, func(File, []byte) error { return nil }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 4 || maxDone != 4 {
+		t.Errorf("progress called %d times, last done %d; want 4, 4 (binary files count too)", calls, maxDone)
+	}
+}
+
+// TestRootErrors: a missing root or a file as root is an error, not an
+// empty listing.
+func TestRootErrors(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"f": "x"})
+	for _, root := range []string{"", filepath.Join(dir, "missing"), filepath.Join(dir, "f")} {
+		if _, err := Files(context.Background(), Options{Root: root}, nil); err == nil {
+			t.Errorf("Files(%q) gave no error", root)
+		}
+	}
+}
+
+// TestSymlinkedRoot: a root reached through a symlink is walked, and its
+// in-root links are not mistaken for escapes.
+func TestSymlinkedRoot(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"real/a.md": "a", "real/sub/b.md": "b", "outside.md": "o"})
+	if err := os.Symlink("a.md", filepath.Join(dir, "real/alias.md")); err != nil {
+		t.Skip(err)
+	}
+	os.Symlink("../outside.md", filepath.Join(dir, "real/out.md"))
+	os.Symlink("real", filepath.Join(dir, "link"))
+	got, skips := collect(t, Options{Root: filepath.Join(dir, "link")})
+	if strings.Join(got, " ") != "a.md sub/b.md" {
+		t.Errorf("files %q", got)
+	}
+	reasons := map[string]string{}
+	for _, s := range skips {
+		reasons[s.Path] = s.Reason
+	}
+	if reasons["alias.md"] != ReasonSymlink || reasons["out.md"] != ReasonSymlinkEscape {
+		t.Errorf("skips %v", reasons)
 	}
 }
