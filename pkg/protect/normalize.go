@@ -128,8 +128,9 @@ func buildView(s string, keepLines, withOffsets bool) view {
 type folder struct {
 	keepLines bool
 	out       []fr
-	hasSpace  bool // the last emitted rune is collapsed whitespace
-	lastLatin bool // the last base rune was Latin or Greek (its diacritics are dropped)
+	hasSpace  bool            // the last emitted rune is collapsed whitespace
+	nfkd      map[rune]string // decompositions seen so far in this text
+	lastLatin bool            // the last base rune was Latin or Greek (its diacritics are dropped)
 }
 
 func (f *folder) emit(r rune, off int) {
@@ -167,13 +168,21 @@ func (f *folder) push(r rune, off int) {
 		f.lastLatin = isASCIILetter(r)
 		return
 	}
-	var buf [utf8.UTFMax]byte
-	n := utf8.EncodeRune(buf[:], r)
-	if norm.NFKD.IsNormal(buf[:n]) {
-		f.pushDecomposed(r, off)
-		return
+	dec, ok := f.nfkd[r]
+	if !ok {
+		dec = norm.NFKD.String(string(r))
+		if f.nfkd == nil {
+			f.nfkd = map[rune]string{}
+		}
+		f.nfkd[r] = dec
 	}
-	for _, d := range norm.NFKD.String(string(r)) {
+	if len(dec) == utf8.RuneLen(r) {
+		if d, _ := utf8.DecodeRuneInString(dec); d == r {
+			f.pushDecomposed(r, off)
+			return
+		}
+	}
+	for _, d := range dec {
 		if d >= 0xE0020 && d <= 0xE007E {
 			d -= 0xE0000
 		}

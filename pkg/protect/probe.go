@@ -19,7 +19,7 @@ type Finding struct {
 	// you_are_now, mode_switch, system_prompt_request, hidden_html_comment,
 	// exfil_markdown_image, exfil_curl_pipe, exfil_upload, forged_delimiter,
 	// delimiter_mention, invisible_chars, trust_claim, concealment,
-	// encoded_instruction.
+	// encoded_instruction, probe_limit.
 	Pattern string `json:"pattern"`
 	// Excerpt is a short piece of the normalised text around the first match
 	// (never raw text: no invisible characters survive into it).
@@ -54,12 +54,29 @@ type rule struct {
 	re      *regexp.Regexp
 	lines   bool // match against the line view instead of the flat view
 	anchors []string
+	// with are further anchor sets: a window is matched only when every set
+	// has a hit inside it (an override needs its verb, qualifier and object).
+	with [][]string
 }
 
 // verbAnchors are the override verbs (ovVerb).
 var verbAnchors = []string{"ignore", "disregard", "forget", "skip", "override", "bypass", "neglect", "discard",
 	"abandon", "set aside", "pay no attention", "do not follow", "don't follow", "stop following", "do not obey",
 	"disobey", "nevermind", "never mind"}
+
+// Literal anchors of the override vocabularies (substrings of every word
+// the corresponding regexp alternative accepts).
+var (
+	strongQualAnchors = []string{"previous", "prior", "above", "earlier", "preceding", "foregoing", "original",
+		"initial", "old", "existing", "former", "system", "safety", "past", "preset"}
+	weakQualAnchors = []string{"all", "any", "other", "given", "current", "default", "following", "every",
+		"these", "those", "your", "my"}
+	strongNounAnchors = []string{"instruction", "prompt", "direction", "directive", "rules", "guideline",
+		"programming", "guidance", "constraint", "restriction", "training", "polic", "limitation", "filter", "safeguard"}
+	nounAnchors    = append([]string{"command", "order", "context", "message", "conversation", "task", "input", "content", "data", "info", "request", "text", "everything"}, strongNounAnchors...)
+	outVerbAnchors = []string{"print", "say", "state", "write", "output", "respond", "reply", "translate", "tell",
+		"focus", "report", "give", "repeat", "answer", "return", "spell", "display", "show"}
+)
 
 // multilingualAnchors are literals every multilingualOverride phrase holds.
 func multilingualAnchors() []string {
@@ -81,31 +98,31 @@ const (
 
 var rules = []rule{
 	// override phrasing
-	{anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
-	{anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
-	{anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [^ ]+){0,6}? (?:and |then |, ?)?(?:then |just |instead |only |simply )*` + outVerb + `\b`)},
-	{anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
-	{anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
+	{with: [][]string{strongQualAnchors, nounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
+	{with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
+	{with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [^ ]+){0,6}? (?:and |then |, ?)?(?:then |just |instead |only |simply )*` + outVerb + `\b`)},
+	{with: [][]string{{"above", "everything", "all of that", "all that", "all your", "all previous", "all prior"}}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
+	{with: [][]string{{":", "do", "follow", "obey", "only", "exclusive", "solely", "except"}}, anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
 	{anchors: multilingualAnchors(), id: "override_phrase", re: multilingualOverride()},
 	// persona and mode switches
 	{anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
-	{anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
+	{with: [][]string{{"god", "dan", "jailbreak", "override", "sudo", "security", "system", "admin", "root"}}, anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
 	// system prompt extraction
-	{anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
+	{with: [][]string{{"reveal", "print", "show", "display", "output", "repeat", "dump", "leak", "share", "give me", "tell me", "encode", "translate", "spell out", "recite", "write out", "see", "what "}, {"system", "initial", "original", "hidden", "secret", "internal", "developer", "pre"}}, anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
 	{anchors: []string{"what were you told", "instructions", "system prompt", "initiali", "repeat", "opposite of your", "reverse of your", "what were those"}, id: "system_prompt_request", re: regexp.MustCompile(`\bwhat were you told\b|\b(?:my|your) (?:original |initial |system )?instructions (?:are|were) ?:|\bthe system prompt (?:is|was) ?:|\binitiali[sz]ation string\b|\brepeat (?:the |all |everything )?(?:text |words )?(?:above|before this|preceding)\b|\b(?:opposite|reverse) of your (?:system|initial) (?:prompt|instructions)\b|\bwhat were those instructions\b`)},
 	// chat-template control tokens
 	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
 	// role labels and role tags
-	{anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instruction)(?: ?[^\]]{0,40})?\]|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
-	{anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
+	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instruction)(?: ?[^\]]{0,40})?\]|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
+	{with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
 	// trust claims
 	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_ -]?tier ?[:=] ?["']?(?:operator|trusted)\b|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
 	{anchors: []string{"verified", "trusted", "approved"}, id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
 	// concealment from the user
-	{anchors: []string{"mention", "tell", "reveal", "disclose", "report", "show", "without"}, id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
+	{with: [][]string{{"mention", "tell", "reveal", "disclose", "report", "show", "inform", "notify"}, {"user", "human", "anyone", "operator"}}, anchors: []string{"mention", "tell", "reveal", "disclose", "report", "show", "without"}, id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
 	// exfiltration by shell
-	{anchors: []string{"curl", "wget", "iex"}, id: "exfil_curl_pipe", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^|;\n]*\| ?(?:sudo )?(?:(?:ba|z|k|da|fi)?sh|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh <\( ?(?:curl|wget)\b|\$\( ?(?:curl|wget)\b[^)\n]*\) ?\| ?(?:ba)?sh\b|\biex ?\(? ?(?:iwr|invoke-webrequest|\(?new-object net\.webclient)`)},
-	{anchors: []string{"curl", "wget"}, id: "exfil_upload", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^\n]*(?:-d|--data[a-z-]*|-f|--form|-t|--upload-file|--post-file)[= ]+["']?[^ \n]{0,40}(?:~/\.ssh|/etc/(?:passwd|shadow)|\.env\b|\$\( ?(?:env|printenv|cat)\b|\$\{?(?:aws|github|gh|openai|anthropic|api)_?[a-z_]*)`)},
+	{with: [][]string{{"|", "<(", "iwr", "invoke-webrequest", "webclient"}}, anchors: []string{"curl", "wget", "iex"}, id: "exfil_curl_pipe", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^|;\n]*\| ?(?:sudo )?(?:(?:ba|z|k|da|fi)?sh|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh <\( ?(?:curl|wget)\b|\$\( ?(?:curl|wget)\b[^)\n]*\) ?\| ?(?:ba)?sh\b|\biex ?\(? ?(?:iwr|invoke-webrequest|\(?new-object net\.webclient)`)},
+	{with: [][]string{{"-d", "--data", "-f", "--form", "-t", "--upload-file", "--post-file"}, {"~/.ssh", "/etc/", ".env", "$"}}, anchors: []string{"curl", "wget"}, id: "exfil_upload", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^\n]*(?:-d|--data[a-z-]*|-f|--form|-t|--upload-file|--post-file)[= ]+["']?[^ \n]{0,40}(?:~/\.ssh|/etc/(?:passwd|shadow)|\.env\b|\$\( ?(?:env|printenv|cat)\b|\$\{?(?:aws|github|gh|openai|anthropic|api)_?[a-z_]*)`)},
 }
 
 // multilingualOverride matches "ignore (all) previous instructions" in the
@@ -200,6 +217,7 @@ func Probe(text string) []Finding {
 	lines := normalizeLines(text)
 	flat := strings.ReplaceAll(lines, "\n", " ")
 	acc := map[string]*Finding{}
+	sc := &scanner{budget: maxScanBytes}
 	add := func(id, v string, loc []int) {
 		if f, ok := acc[id]; ok {
 			f.Count++
@@ -212,7 +230,7 @@ func Probe(text string) []Finding {
 		if r.lines {
 			v = lines
 		}
-		scan(r.re, v, r.anchors, func(loc []int) { add(r.id, v, loc) })
+		sc.scan(r.re, v, r.anchors, r.with, func(loc []int) { add(r.id, v, loc) })
 	}
 	// Phrases spelled with punctuation between the words (datamarking
 	// characters, underscores, dots) are matched on a words-only view.
@@ -224,13 +242,17 @@ func Probe(text string) []Finding {
 			if _, ok := acc[r.id]; ok {
 				continue
 			}
-			scan(r.re, words, r.anchors, func(loc []int) { add(r.id, words, loc) })
+			sc.scan(r.re, words, r.anchors, r.with, func(loc []int) { add(r.id, words, loc) })
 		}
 	}
-	probeRoleTurns(lines, add)
-	probeHiddenComments(lines, add)
+	probeRoleTurns(sc, lines, add)
+	probeHiddenComments(sc, lines, add)
 	probeImages(flat, add)
-	probeDelimiters(lines, add)
+	probeDelimiters(sc, lines, add)
+	if sc.exceeded {
+		acc["probe_limit"] = &Finding{Pattern: "probe_limit", Count: 1,
+			Excerpt: fmt.Sprintf("trigger words too dense to check within %d KiB of matching", maxScanBytes>>10)}
+	}
 	if ex, n := invisibleChars(text); n > 0 {
 		acc["invisible_chars"] = &Finding{Pattern: "invisible_chars", Excerpt: ex, Count: n}
 	}
@@ -268,11 +290,11 @@ var roleLabelRE = regexp.MustCompile(`(?m)^ ?(assistant|user|ai|bot|model|gpt|ch
 
 // probeRoleTurns flags a forged conversation: an assistant turn label beside
 // a user turn label.
-func probeRoleTurns(lines string, add func(string, string, []int)) {
+func probeRoleTurns(sc *scanner, lines string, add func(string, string, []int)) {
 	var first []int
 	seen := map[string]bool{}
 	var ms [][]int
-	scan(roleLabelRE, lines, []string{"assistant", "user", "ai", "bot", "model", "gpt"}, func(m []int) { ms = append(ms, m) })
+	sc.scan(roleLabelRE, lines, []string{"assistant:", "assistant :", "user:", "user :", "ai:", "ai :", "bot:", "bot :", "model:", "model :", "gpt:", "gpt :"}, nil, func(m []int) { ms = append(ms, m) })
 	for _, m := range ms {
 		sub := roleLabelRE.FindStringSubmatchIndex(lines[m[0]:m[1]])
 		label := lines[m[0]+sub[2] : m[0]+sub[3]]
@@ -289,7 +311,7 @@ func probeRoleTurns(lines string, add func(string, string, []int)) {
 	}
 }
 
-func probeHiddenComments(lines string, add func(string, string, []int)) {
+func probeHiddenComments(sc *scanner, lines string, add func(string, string, []int)) {
 	// HTML comments; an unterminated one runs to the end of the text.
 	for i := 0; ; {
 		k := strings.Index(lines[i:], "<!--")
@@ -309,7 +331,7 @@ func probeHiddenComments(lines string, add func(string, string, []int)) {
 		i = next
 	}
 	// markdown link-reference comments: [//]: # (text)
-	scan(mdCommentRE, lines, []string{"[//]", "[comment]"}, func(m []int) {
+	sc.scan(mdCommentRE, lines, []string{"[//]", "[comment]"}, nil, func(m []int) {
 		if hiddenCueRE.MatchString(lines[m[0]:m[1]]) {
 			add("hidden_html_comment", lines, m)
 		}
@@ -357,9 +379,9 @@ var imageFileRE = regexp.MustCompile(`\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|t
 // fenced block it is a mention (delimiter_mention, caution only), which is how
 // documentation of this toolkit looks. A tier claim inside the tag is caught
 // by trust_claim wherever it is.
-func probeDelimiters(lines string, add func(string, string, []int)) {
+func probeDelimiters(sc *scanner, lines string, add func(string, string, []int)) {
 	var ms [][]int
-	scan(forgedTagRE, lines, []string{"guild", "dliug"}, func(m []int) { ms = append(ms, m) })
+	sc.scan(forgedTagRE, lines, []string{"guild", "dliug"}, [][]string{{":"}}, func(m []int) { ms = append(ms, m) })
 	if len(ms) == 0 {
 		return
 	}
@@ -484,13 +506,30 @@ func mostlyText(b []byte) bool {
 // anchor it contains; every rule's match is far shorter.
 const scanReach = 512
 
+// scanner runs rules over windows of a view under one byte budget.
+type scanner struct {
+	budget   int  // regexp input bytes left for this Probe call
+	exceeded bool // a window was skipped for lack of budget
+}
+
+// maxScanBytes bounds the regexp input of one Probe call. Ordinary text,
+// even large, spends a small part of it (windows exist only where all of a
+// rule's anchor sets meet); text so dense with trigger words that checking
+// it would cost more is reported as probe_limit, which quarantines: the
+// probe fails closed and its running time stays linear with a small constant.
+const maxScanBytes = 256 << 10
+
 // scan reports the non-overlapping matches of re in v that contain one of
 // anchors, running re only on windows of ±scanReach around anchor hits
-// (overlapping windows merged). Windows are widened to the nearest space or
-// line break so \b and line anchors see their true context; a match that
-// touches a window edge cut inside a word or line is discarded.
-func scan(re *regexp.Regexp, v string, anchors []string, fn func([]int)) {
+// (overlapping windows merged) that also hold a hit of every set in with.
+// Windows are widened to the nearest line break (at most 256 bytes) so \b
+// and line anchors see their true context; a match touching a window edge cut
+// inside a line is discarded.
+func (sc *scanner) scan(re *regexp.Regexp, v string, anchors []string, with [][]string, fn func([]int)) {
 	hits := anchorHits(v, anchors)
+	if len(hits) == 0 {
+		return
+	}
 	lastEnd := 0
 	for i := 0; i < len(hits); {
 		lo, hi := hits[i]-scanReach, hits[i]+scanReach
@@ -501,12 +540,20 @@ func scan(re *regexp.Regexp, v string, anchors []string, fn func([]int)) {
 		}
 		i = j
 		lo, hi = max(lo, 0), min(hi, len(v))
+		if !allWithin(v[lo:hi], with) {
+			continue
+		}
 		for k := 0; k < 256 && lo > 0 && v[lo-1] != '\n'; k++ {
 			lo--
 		}
 		for k := 0; k < 256 && hi < len(v) && v[hi] != '\n'; k++ {
 			hi++
 		}
+		if hi-lo > sc.budget {
+			sc.exceeded = true
+			return
+		}
+		sc.budget -= hi - lo
 		for _, m := range re.FindAllStringIndex(v[lo:hi], -1) {
 			a, b := m[0]+lo, m[1]+lo
 			if a < lastEnd || (a == lo && lo > 0 && v[lo-1] != '\n') || (b == hi && hi < len(v) && v[hi] != '\n') {
@@ -516,6 +563,20 @@ func scan(re *regexp.Regexp, v string, anchors []string, fn func([]int)) {
 			lastEnd = b
 		}
 	}
+}
+
+// allWithin reports whether w holds an anchor of every set.
+func allWithin(w string, sets [][]string) bool {
+next:
+	for _, set := range sets {
+		for _, a := range set {
+			if strings.Contains(w, a) {
+				continue next
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // anchorHits returns the sorted, distinct offsets of every anchor in v.
