@@ -59,7 +59,7 @@ want wanted wonder wondering work worked working works would
 // codeStop are keywords and ubiquitous names of common languages: inside code
 // they are grammar, not topic.
 var codeStop = setOf(`
-and args as assert async await bool break byte case catch chan class cls const continue ctx def default defer del elif else err except export extends false final finally float fn for from func function go goto if impl import in int interface is kwargs lambda let loop match mut new nil none nonlocal not null or package pass pub raise range return rune self static str string struct super switch this throw true try type typeof undefined use var void while with yield
+and args as assert async auto await bool char constexpr define delete double endif enum extern ifdef ifndef include inline long namespace nullptr operator override private protected public short signed sizeof static_cast template typedef typename union unsigned using virtual volatile break byte case catch chan class cls const continue ctx def default defer del elif else err except export extends false final finally float fn for from func function go goto if impl import in int interface is kwargs lambda let loop match mut new nil none nonlocal not null or package pass pub raise range return rune self static str string struct super switch this throw true try type typeof undefined use var void while with yield
 `)
 
 func setOf(s string) map[string]bool {
@@ -79,9 +79,20 @@ func isStop(lw string, code bool) bool {
 	return code && codeStop[lw]
 }
 
+// isKeyword reports whether a name, as written, is a language keyword or a
+// ubiquitous name (self, err, None, true, …).
+func isKeyword(tok string) bool {
+	switch tok {
+	case "None", "True", "False", "Self", "NULL", "TRUE", "FALSE", "Some", "Ok", "Err":
+		return true
+	}
+	return codeStop[tok]
+}
+
 // knownExt are file extensions that make "name.ext" a file name rather than a
 // dotted identifier.
 var knownExt = setOf(`
+7z bz2 dll egg exe gif gz jar jpeg jpg pdf png so svg tar tgz whl xz zip
 bash bat c cc cfg cjs clj cmake conf cpp cs css csv cxx dart diff ex exs fish go gradle groovy h hh hpp html htm in ini ipynb java jl js json jsonl jsx kt kts less lock lua m md mjs mk ml mod nim patch php pl pm proto ps1 py pyi pyx r rb rs rst sass scala scss sh sql sum svelte swift tex tf toml ts tsx txt vue xml yaml yml zig zsh
 `)
 

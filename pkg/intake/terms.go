@@ -47,12 +47,14 @@ var (
 	reGitHubBlob  = regexp.MustCompile(`(?i)^https?://github\.com/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^#?]+)`)
 	reEmail       = regexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b`)
 	reBoilerLine  = regexp.MustCompile(`(?m)^[ \t>]*(?:Traceback \(most recent call last\):|goroutine \d+ \[[^\]]*\]:|During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)[ \t\r]*$`)
+	reTemplate    = regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:describe the bug|bug description|description|to reproduce|(?:how|steps) to reproduce|expected (?:behaviou?r|results?|output)|actual (?:behaviou?r|results?|output)|your project|screenshots?|os|operating system|platform|environment|[\w ]{0,20} versions?|[\w ]{0,20} extensions|extra tools|additional (?:context|information|notes)|code sample[^\n]*|problem description|output of [^\n]*|minimal (?:complete )?verifiable example|mvce confirmation|relevant log output|anything else[^\n]*|installed versions|system (?:details|information)|motivation|proposed solution|alternatives[^\n]*|feature request|bug report|what happened\??|what did you expect to happen\??|is your feature request related to a problem[^\n]*|describe the solution[^\n]*|describe alternatives[^\n]*|checklist)[ \t]*:?(?:\*\*)?[ \t\r]*$|_No response_`)
+	rePrompt      = regexp.MustCompile(`(?m)^[ \t>]*(?:In|Out)[ \t]*\[\d*\]:`)
 	reFence       = regexp.MustCompile("(?ms)^[ \\t>]*(```+|~~~+)[^\\n]*\\n(.*?)(?:^[ \\t>]*(?:```+|~~~+)[ \\t\\r]*$|\\z)")
 	reInlineCode  = regexp.MustCompile("`([^`\\n]+)`")
 	rePyFrame     = regexp.MustCompile(`File "([^"\n]+)", line (\d+)(?:, in ([\p{L}_<>][\p{L}\p{N}_<>.]*))?`)
 	reFileLine    = regexp.MustCompile(`((?:[A-Za-z]:[\\/])?[\p{L}\p{N}_.@+~\\/-]*[\p{L}\p{N}_-]\.([A-Za-z][A-Za-z0-9]{0,7})):(\d+)`)
 	reExcMessage  = regexp.MustCompile(`((?:[\p{L}_][\p{L}\p{N}_]*\.)*[A-Z][\p{L}\p{N}_]*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)):[ \t]*(\S[^\n]*)`)
-	reErrMessage  = regexp.MustCompile(`(?i)\b(panic|fatal error|fatal|error):[ \t]*(\S[^\n]*)`)
+	reErrMessage  = regexp.MustCompile(`(?i)\b(panic|fatal error|fatal|error|warning):[ \t]*(\S[^\n]*)`)
 	rePath        = regexp.MustCompile(`(?:~|\.{1,2})?/?(?:[\p{L}\p{N}_.@+-]+/)+[\p{L}\p{N}_.@+-]*`)
 	reWinPath     = regexp.MustCompile(`[A-Za-z]:\\(?:[^\\\s:*?"<>|]+\\)+[^\\\s:*?"<>|,]+`)
 	reFlag        = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*)`)
@@ -158,7 +160,7 @@ func (x *extractor) sorted() []schema.GoalTerm {
 
 // maskNoise hides what is never a term: HTML comments (issue-template
 // instructions), URLs (keeping the file path of a GitHub blob link), e-mail
-// addresses and traceback headers.
+// addresses, traceback headers, issue-template headings and IPython prompts.
 func (x *extractor) maskNoise() {
 	for _, m := range reHTMLComment.FindAllStringIndex(x.s, -1) {
 		x.setMask(m[0], m[1])
@@ -178,8 +180,10 @@ func (x *extractor) maskNoise() {
 	for _, m := range reEmail.FindAllStringIndex(x.s, -1) {
 		x.setMask(m[0], m[1])
 	}
-	for _, m := range reBoilerLine.FindAllStringIndex(x.s, -1) {
-		x.setMask(m[0], m[1])
+	for _, re := range []*regexp.Regexp{reBoilerLine, reTemplate, rePrompt} {
+		for _, m := range re.FindAllStringIndex(x.s, -1) {
+			x.setMask(m[0], m[1])
+		}
 	}
 }
 
@@ -231,7 +235,7 @@ func (x *extractor) frames() {
 		if m[6] >= 0 {
 			fn := x.s[m[6]:m[7]]
 			if !strings.HasPrefix(fn, "<") {
-				x.classify(fn, m[6], true, "")
+				x.classify(fn, m[6], true, true, "")
 			}
 		}
 		x.setMask(m[0], m[1])
@@ -570,12 +574,13 @@ func (x *extractor) tokens() {
 			}
 		}
 		tok := x.s[a:b]
-		code := x.code[a] || (b < len(x.s) && x.s[b] == '(')
+		call := b < len(x.s) && x.s[b] == '('
+		code := x.code[a] || call
 		if strings.Contains(tok, ".") || strings.Contains(tok, "::") {
 			x.dotted(tok, a, code)
 			continue
 		}
-		x.classify(tok, a, code, "")
+		x.classify(tok, a, code, call, "")
 	}
 }
 
@@ -612,7 +617,7 @@ func (x *extractor) dotted(tok string, off int, code bool) {
 	x.add(tok, kind, off, len(tok), "", "", 0)
 	poff := off
 	for _, p := range parts {
-		x.classify(p, poff, true, tok)
+		x.classify(p, poff, true, false, tok)
 		poff += len(p) + len(sep)
 	}
 }
@@ -625,7 +630,7 @@ func isUpperStart(s string) bool {
 // classify files one name: an identifier (with its split parts) when it is
 // CamelCase, snake_case, has digits, or sits in code; otherwise a lowercased
 // plain word unless it is a stopword.
-func (x *extractor) classify(tok string, off int, code bool, parent string) {
+func (x *extractor) classify(tok string, off int, code, call bool, parent string) {
 	if utf8.RuneCountInString(tok) < 2 || reVersionTok.MatchString(tok) {
 		return
 	}
@@ -638,7 +643,10 @@ func (x *extractor) classify(tok string, off int, code bool, parent string) {
 		x.add(tok, KindIdentifier, off, len(tok), parent, "", 0)
 		x.splitParts(tok, off)
 	case code:
-		if isStop(lw, true) && (parent == "" || codeStop[lw]) {
+		// Keywords are never terms; English stopwords are not terms in code
+		// either (comments, prose in backticks) unless called or capitalized:
+		// get() and String are names.
+		if isKeyword(tok) || (parent == "" && !call && tok == lw && isStop(lw, false)) {
 			return
 		}
 		x.add(tok, KindIdentifier, off, len(tok), parent, "", 0)
@@ -689,6 +697,9 @@ func (x *extractor) splitParts(tok string, off int) {
 // after more than one capital (HTTPServer).
 func isCamel(s string) bool {
 	rs := []rune(s)
+	if n := len(rs); n >= 3 && rs[n-1] == 's' && strings.IndexFunc(string(rs[:n-1]), func(r rune) bool { return !unicode.IsUpper(r) }) < 0 {
+		return false // a plural acronym: URLs, UDLs
+	}
 	for i := 1; i < len(rs); i++ {
 		if unicode.IsLower(rs[i-1]) && unicode.IsUpper(rs[i]) {
 			return true

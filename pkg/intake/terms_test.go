@@ -320,3 +320,27 @@ func FuzzExtractTerms(f *testing.F) {
 		}
 	})
 }
+
+func TestExtractTermsIssueTemplatesAndCode(t *testing.T) {
+	goal := "C++ User Defined Literals not supported\n\n```cpp\nnamespace units::si {\ninline constexpr auto planck_constant = 6.62607015e-34q_J * 1q_s;\n}\n```\n\n```\nWARNING: Invalid definition: Expected end of definition. [error at 58]\n```\n\nSphinx lacks UDLs; the `codegen.ast` `String` class and `get()`.\n\n### Describe the bug\n\nx\n\n### Sphinx version\n\n5.0.2\n\n### Additional context\n\n_No response_\n"
+	m := termMap(ExtractTerms(goal))
+	for term, kind := range map[string]string{
+		"units::si":       KindDotted,
+		"planck_constant": KindIdentifier,
+		"Invalid definition: Expected end of definition. [error at 58]": KindErrorFragment,
+		"udls":        KindWord,
+		"String":      KindIdentifier,
+		"get":         KindIdentifier,
+		"codegen.ast": KindDotted,
+		"literals":    KindWord,
+	} {
+		if m[term].Kind != kind {
+			t.Errorf("%q: kind %q, want %s", term, m[term].Kind, kind)
+		}
+	}
+	for _, a := range []string{"namespace", "inline", "constexpr", "auto", "ud", "ls", "describe", "additional", "context", "_No", "response_", "version"} {
+		if _, ok := m[a]; ok {
+			t.Errorf("%q should not be a term", a)
+		}
+	}
+}
