@@ -507,34 +507,62 @@ func (lp *lanePlan) cutRefs(n int) map[int]bool {
 // order until it fits the hard cap and the graph sub-cap, then lints it.
 func (pr *project) fit(lp *lanePlan, rl layerText, role *roleLayer, k int) (*Bundle, error) {
 	var c cuts
-	for {
-		b, over, graphOver := pr.render(lp, rl, role, k, c)
-		if !over && !graphOver {
-			if !b.Verdict.Pass {
-				return nil, fmt.Errorf("lane %s: the assembled bundle fails lint: %s", lp.lane.TaskID, strings.Join(b.Verdict.Reasons, "; "))
-			}
-			return b, nil
-		}
-		switch {
-		case c.graph < len(lp.graph):
-			c.graph++
-		case !over:
-			return nil, fmt.Errorf("lane %s: the knowledge graph section stays over %d tokens", lp.lane.TaskID, GraphCap)
-		case c.codemap < len(lp.codemap):
-			c.codemap++
-		case c.recall < len(lp.recall):
-			c.recall++
-		case c.refs < lp.refCuttable():
-			c.refs++
-		default:
-			return nil, fmt.Errorf("lane %s cannot fit the %d-token cap: %d tokens after every cut (graph, codebase map, recall, named refs, entity pages down to %d); the Universal layer, the lane block and the upstream contracts are never cut", lp.lane.TaskID, HardCap, b.Verdict.EstTokens, k)
-		}
+	fits := func(c cuts) (graphOK, capOK bool) {
+		b := pr.render(lp, rl, role, k, c)
+		return lint.GraphTokens(b.Text) <= GraphCap, tokens.Estimate(b.Text) <= HardCap
 	}
+	// Each step cuts the fewest items that make the bundle fit, found by
+	// bisection (more cuts never make a bundle larger); when even the whole
+	// step is not enough, it is taken whole and the next step begins. The
+	// graph is cut first for the graph sub-cap too.
+	least := func(set func(n int), max int, ok func() bool) bool {
+		set(max)
+		if !ok() {
+			return false
+		}
+		lo, hi := 0, max
+		for lo < hi {
+			mid := (lo + hi) / 2
+			set(mid)
+			if ok() {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		set(lo)
+		return true
+	}
+	graphOnly := func() bool { g, _ := fits(c); return g }
+	both := func() bool { g, ok := fits(c); return g && ok }
+	if !least(func(n int) { c.graph = n }, len(lp.graph), graphOnly) {
+		return nil, fmt.Errorf("lane %s: the knowledge graph sections stay over %d tokens without any graph chunk", lp.lane.TaskID, GraphCap)
+	}
+	steps := []struct {
+		n   *int
+		max int
+	}{{&c.graph, len(lp.graph)}, {&c.codemap, len(lp.codemap)}, {&c.recall, len(lp.recall)}, {&c.refs, lp.refCuttable()}}
+	done := both()
+	for _, st := range steps {
+		if done {
+			break
+		}
+		n := st.n
+		done = least(func(v int) { *n = v }, st.max, both)
+	}
+	b := pr.render(lp, rl, role, k, c)
+	if !done {
+		return nil, fmt.Errorf("lane %s cannot fit the %d-token cap: %d tokens after every cut (graph, codebase map, recall, named refs, entity pages down to %d); the Universal layer, the lane block and the upstream contracts are never cut", lp.lane.TaskID, HardCap, tokens.Estimate(b.Text), k)
+	}
+	b.Verdict = lint.Check(b.Path, b.Text, lint.Options{Strict: true})
+	if !b.Verdict.Pass {
+		return nil, fmt.Errorf("lane %s: the assembled bundle fails lint: %s", lp.lane.TaskID, strings.Join(b.Verdict.Reasons, "; "))
+	}
+	return b, nil
 }
 
-// render assembles the whole file under the given cuts and reports whether it
-// is over the hard cap or over the graph sub-cap.
-func (pr *project) render(lp *lanePlan, rl layerText, role *roleLayer, k int, c cuts) (*Bundle, bool, bool) {
+// render assembles the whole file under the given cuts.
+func (pr *project) render(lp *lanePlan, rl layerText, role *roleLayer, k int, c cuts) *Bundle {
 	task, sizes := lp.renderTask(c, rl, rl.wrapped || pr.univ.wrapped)
 	dropped := lp.dropLines(c, role, k)
 	var body strings.Builder
@@ -560,10 +588,8 @@ func (pr *project) render(lp *lanePlan, rl layerText, role *roleLayer, k int, c 
 		layers["task."+k] = v
 	}
 	b := &Bundle{Lane: lp.lane, Path: rel, Text: text}
-	b.Verdict = lint.Check(rel, text, lint.Options{Strict: true})
 	b.Receipt = receiptFor(pr.opt, lp.lane, rel, text, layers, dropped)
-	graphOver := lint.GraphTokens(text) > GraphCap
-	return b, b.Verdict.EstTokens > HardCap, graphOver
+	return b
 }
 
 // withFrontmatter finds the token estimate that equals the estimate of the

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/google/renameio/v2"
@@ -126,7 +127,7 @@ rigor with a borderline signal).`,
 			if threshold {
 				recs, err := bundle.Threshold(opt, tasks, rigor == "deep")
 				if err != nil {
-					return mapErr(err)
+					return mapErr(env, err)
 				}
 				for _, r := range recs {
 					if err := env.Out.Emit(r); err != nil {
@@ -137,7 +138,7 @@ rigor with a borderline signal).`,
 			}
 			bs, err := bundle.Build(opt, tasks)
 			if err != nil {
-				return mapErr(err)
+				return mapErr(env, err)
 			}
 			// Every bundle is built and linted before the first is written.
 			for _, b := range bs {
@@ -168,15 +169,24 @@ rigor with a borderline signal).`,
 	}
 }
 
-// mapErr gives bundle errors their exit codes: bad input 2, no fit 1.
-func mapErr(err error) error {
+// mapErr gives bundle errors their exit codes (bad input 2, no fit 1) and
+// prints every problem of a joined error as its own diagnostic line; the last
+// one goes back to the framework.
+func mapErr(env *cli.Env, err error) error {
+	last := func(e error) error {
+		lines := strings.Split(e.Error(), "\n")
+		for _, l := range lines[:len(lines)-1] {
+			fmt.Fprintf(env.Stderr, "guild-bundle: error: %s\n", l)
+		}
+		return errors.New(lines[len(lines)-1])
+	}
 	var ie *bundle.InputError
 	if errors.As(err, &ie) {
-		return cli.Usage("%v", ie.Err)
+		return &cli.ExitError{Code: cli.ExitUsage, Err: last(ie.Err)}
 	}
 	var fe *bundle.FitError
 	if errors.As(err, &fe) {
-		return &cli.ExitError{Code: cli.ExitFailed, Err: fe.Err, Hint: "nothing was written; shorten the lane's refs or upstream contracts, or the Universal pages"}
+		return &cli.ExitError{Code: cli.ExitFailed, Err: last(fe.Err), Hint: "nothing was written; shorten the lane's refs or upstream contracts, or the Universal pages"}
 	}
 	return cli.Failed(err)
 }
