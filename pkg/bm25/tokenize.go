@@ -56,6 +56,12 @@ func appendWord(out []string, w string) []string {
 	if w == "" {
 		return out
 	}
+	if !compound(w) {
+		if whole := strings.ToLower(w); utf8.RuneCountInString(whole) > 1 {
+			out = append(out, whole)
+		}
+		return out
+	}
 	parts := splitIdent(w)
 	if whole := strings.ToLower(w); utf8.RuneCountInString(whole) > 1 {
 		out = append(out, whole)
@@ -68,6 +74,18 @@ func appendWord(out []string, w string) []string {
 		}
 	}
 	return out
+}
+
+// compound reports whether a word may split into parts: it has a separator
+// or an upper-case letter after its first rune. Most prose words do not, and
+// skip splitIdent's allocations.
+func compound(w string) bool {
+	for i, r := range w {
+		if isSep(r) || i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
 }
 
 // splitIdent cuts an identifier at '_', '.', '-', at lower→Upper changes and

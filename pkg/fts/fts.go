@@ -365,6 +365,7 @@ func needsWrite(files []wiki.File, have map[string]stored) bool {
 func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have map[string]stored, now int64) (Stats, []wiki.Diagnostic, error) {
 	var st Stats
 	var diags []wiki.Diagnostic
+	var ins *stmts
 	onDisk := map[string]bool{}
 	for _, f := range files {
 		onDisk[f.Path] = true
@@ -400,7 +401,13 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 		} else {
 			st.Added++
 		}
-		if err := insertPage(ctx, tx, f, p, d, now); err != nil {
+		if ins == nil {
+			var err error
+			if ins, err = prepare(ctx, tx); err != nil {
+				return st, nil, err
+			}
+		}
+		if err := insertPage(ctx, ins, f, p, d, now); err != nil {
 			return st, nil, err
 		}
 	}
@@ -436,7 +443,31 @@ func SectionTerms(title string, s wiki.Section) []string {
 	return bm25.Terms(title + "\n" + s.HeadingPath() + "\n" + s.Text)
 }
 
-func insertPage(ctx context.Context, tx *sql.Tx, f wiki.File, p *wiki.Page, d []wiki.Diagnostic, now int64) error {
+// stmts are the inserts of one refresh, prepared once per transaction.
+type stmts struct {
+	page, section, fts, supersedes *sql.Stmt
+}
+
+func prepare(ctx context.Context, tx *sql.Tx) (*stmts, error) {
+	var st stmts
+	var err error
+	for _, x := range []struct {
+		dst **sql.Stmt
+		q   string
+	}{
+		{&st.page, `INSERT INTO pages(path, hash, size, mtime, indexed_at, category, importance, page, diags) VALUES(?,?,?,?,?,?,?,?,?)`},
+		{&st.section, `INSERT INTO sections(page_id, ord, heading, start_line, end_line, text) VALUES(?,?,?,?,?,?)`},
+		{&st.fts, `INSERT INTO sections_fts(rowid, terms) VALUES(?, ?)`},
+		{&st.supersedes, `INSERT INTO supersedes(page_id, target) VALUES(?, ?)`},
+	} {
+		if *x.dst, err = tx.PrepareContext(ctx, x.q); err != nil {
+			return nil, err
+		}
+	}
+	return &st, nil
+}
+
+func insertPage(ctx context.Context, st *stmts, f wiki.File, p *wiki.Page, d []wiki.Diagnostic, now int64) error {
 	meta, err := json.Marshal(PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront})
 	if err != nil {
 		return err
@@ -445,8 +476,7 @@ func insertPage(ctx context.Context, tx *sql.Tx, f wiki.File, p *wiki.Page, d []
 	if err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO pages(path, hash, size, mtime, indexed_at, category, importance, page, diags) VALUES(?,?,?,?,?,?,?,?,?)`,
-		p.Path, p.Hash, f.Size, f.ModTime, now, p.Category, p.Front.Importance, string(meta), string(dj))
+	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, now, p.Category, p.Front.Importance, string(meta), string(dj))
 	if err != nil {
 		return err
 	}
@@ -455,13 +485,12 @@ func insertPage(ctx context.Context, tx *sql.Tx, f wiki.File, p *wiki.Page, d []
 		return err
 	}
 	for _, t := range p.Front.Supersedes {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO supersedes(page_id, target) VALUES(?, ?)`, pid, t); err != nil {
+		if _, err := st.supersedes.ExecContext(ctx, pid, t); err != nil {
 			return err
 		}
 	}
 	for i, s := range p.Sections {
-		r, err := tx.ExecContext(ctx, `INSERT INTO sections(page_id, ord, heading, start_line, end_line, text) VALUES(?,?,?,?,?,?)`,
-			pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
+		r, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
 		if err != nil {
 			return err
 		}
@@ -469,7 +498,7 @@ func insertPage(ctx context.Context, tx *sql.Tx, f wiki.File, p *wiki.Page, d []
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sections_fts(rowid, terms) VALUES(?, ?)`, sid, strings.Join(SectionTerms(p.Title, s), " ")); err != nil {
+		if _, err := st.fts.ExecContext(ctx, sid, strings.Join(SectionTerms(p.Title, s), " ")); err != nil {
 			return err
 		}
 	}
