@@ -58,6 +58,7 @@ var (
 	rePath        = regexp.MustCompile(`(?:~|\.{1,2})?/?(?:[\p{L}\p{N}_.@+-]+/)+[\p{L}\p{N}_.@+-]*`)
 	reWinPath     = regexp.MustCompile(`[A-Za-z]:\\(?:[^\\\s:*?"<>|]+\\)+[^\\\s:*?"<>|,]+`)
 	reFlag        = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*)`)
+	reHyphenated  = regexp.MustCompile(`[\p{L}][\p{L}\p{N}]*(?:-[\p{L}\p{N}]+)+`)
 	reToken       = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)*`)
 	reVersionTok  = regexp.MustCompile(`^[vV]\d+$`)
 	reQuoteDouble = regexp.MustCompile(`"([^"\n]{1,400})"|“([^”\n]{1,400})”`)
@@ -86,6 +87,7 @@ func ExtractTerms(goal string) []schema.GoalTerm {
 		mask:  make([]bool, len(goal)),
 		code:  make([]bool, len(goal)),
 		terms: map[string]*schema.GoalTerm{},
+		seen:  map[occurrence]bool{},
 	}
 	x.maskNoise()
 	x.markCode()
@@ -96,6 +98,7 @@ func ExtractTerms(goal string) []schema.GoalTerm {
 	x.angles()
 	x.paths()
 	x.flags()
+	x.hyphenated()
 	x.tokens()
 	return x.sorted()
 }
@@ -108,6 +111,13 @@ type extractor struct {
 	// code marks bytes inside fenced or inline code.
 	code  []bool
 	terms map[string]*schema.GoalTerm
+	seen  map[occurrence]bool
+}
+
+// occurrence is a term at a byte offset.
+type occurrence struct {
+	term string
+	off  int
 }
 
 func (x *extractor) setMask(a, b int) {
@@ -129,12 +139,18 @@ func (x *extractor) add(term, kind string, off, length int, parent, file string,
 	if term == "" {
 		return
 	}
+	// One occurrence is counted once, however many passes recognise it.
+	at := occurrence{term, off}
+	seen := x.seen[at]
+	x.seen[at] = true
 	t, ok := x.terms[term]
 	if !ok {
 		x.terms[term] = &schema.GoalTerm{Term: term, Kind: kind, Origin: "exploratory", Offset: off, Length: length, Parent: parent, File: file, Line: line, Count: 1}
 		return
 	}
-	t.Count++
+	if !seen {
+		t.Count++
+	}
 	if kindRank[kind] < kindRank[t.Kind] {
 		t.Kind, t.Offset, t.Length, t.Parent, t.File, t.Line = kind, off, length, parent, file, line
 	}
@@ -557,6 +573,47 @@ func (x *extractor) flags() {
 		}
 		x.add(x.s[m[2]:m[3]], KindFlag, m[0], m[1]-m[0], "", "", 0)
 		x.setMask(m[0], m[1])
+	}
+}
+
+// hyphenPrefixes make an ordinary English compound (non-default, built-in),
+// never a name.
+var hyphenPrefixes = setOf(`anti auto built co cross double e end half high long low multi non one out over post pre re self semi short single so sub two under user well`)
+
+// hyphenated takes compounds such as rtch-zone, content-length or
+// inheritance-diagram: command, file, header and directive names that a
+// search for their parts alone would dilute. Their parts are still words.
+func (x *extractor) hyphenated() {
+	for _, m := range reHyphenated.FindAllStringIndex(x.s, -1) {
+		a, b := m[0], m[1]
+		if x.masked(a, b) || !leftBoundary(x.s, a) {
+			continue
+		}
+		if b < len(x.s) && (x.s[b] == '-' || x.s[b] == '_') {
+			continue
+		}
+		tok := x.s[a:b]
+		parts := strings.Split(tok, "-")
+		if hyphenPrefixes[strings.ToLower(parts[0])] {
+			continue
+		}
+		ok := true
+		letters := 0
+		for _, p := range parts {
+			if utf8.RuneCountInString(p) < 2 && !(len(p) == 1 && p[0] >= 'A' && p[0] <= 'Z') {
+				ok = false // e-mail, but X-Request-ID is a name
+			}
+			if strings.IndexFunc(p, unicode.IsLetter) >= 0 {
+				letters++
+			}
+		}
+		if !ok || letters < 2 {
+			continue
+		}
+		if !x.code[a] {
+			tok = strings.ToLower(tok)
+		}
+		x.add(tok, KindIdentifier, a, b-a, "", "", 0)
 	}
 }
 

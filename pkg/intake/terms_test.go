@@ -136,7 +136,7 @@ func TestExtractTermsRealSnippets(t *testing.T) {
 			want: []want{
 				{term: "requests.get", kind: KindDotted},
 				{term: "get", kind: KindIdentifier, parent: "requests.get"},
-				{term: "content-length", kind: KindQuoted, count: 2},
+				{term: "content-length", kind: KindIdentifier, count: 2},
 				{term: "header", kind: KindWord, count: 2},
 				{term: "sending", kind: KindWord},
 			},
@@ -339,6 +339,20 @@ func TestExtractTermsIssueTemplatesAndCode(t *testing.T) {
 		}
 	}
 	for _, a := range []string{"namespace", "inline", "constexpr", "auto", "ud", "ls", "describe", "additional", "context", "_No", "response_", "version"} {
+		if _, ok := m[a]; ok {
+			t.Errorf("%q should not be a term", a)
+		}
+	}
+}
+
+func TestExtractTermsHyphenatedNames(t *testing.T) {
+	m := termMap(ExtractTerms("rtch-zone exits 2 with a non-default --gate-only flag; `X-Request-ID` and e-mail, UTF-8, built-in"))
+	for term, kind := range map[string]string{"rtch-zone": KindIdentifier, "X-Request-ID": KindIdentifier, "gate-only": KindFlag, "zone": KindWord, "rtch": KindWord} {
+		if m[term].Kind != kind {
+			t.Errorf("%q: kind %q, want %s", term, m[term].Kind, kind)
+		}
+	}
+	for _, a := range []string{"non-default", "e-mail", "utf-8", "built-in", "2"} {
 		if _, ok := m[a]; ok {
 			t.Errorf("%q should not be a term", a)
 		}
