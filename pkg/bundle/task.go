@@ -516,6 +516,10 @@ func (pr *project) fit(lp *lanePlan, rl layerText, role *roleLayer, k int) (*Bun
 	// step is not enough, it is taken whole and the next step begins. The
 	// graph is cut first for the graph sub-cap too.
 	least := func(set func(n int), max int, ok func() bool) bool {
+		set(0)
+		if ok() {
+			return true // the usual case: nothing to cut
+		}
 		set(max)
 		if !ok() {
 			return false

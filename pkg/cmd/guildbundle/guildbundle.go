@@ -113,16 +113,7 @@ rigor with a borderline signal).`,
 			opt := bundle.Options{
 				Root: root, PlanPath: planPath, RunID: runID, Autonomy: autonomy, Initiative: initiative,
 				Map: cm.Entries(), Now: now, Warn: env.Warnf, MaxPageBytes: settings.MaxPageBytes,
-				Recall: func(q string) (*schema.Recall, error) {
-					res, err := recall.Recall(ctx, recall.Options{
-						Root: root, Query: q, RunID: runID, Limit: RecallLimit, Settings: settings,
-						Now: now, Tool: "guild-bundle", Warn: func(s string) { env.Warnf("%s", s) },
-					})
-					if err != nil {
-						return nil, err
-					}
-					return &schema.Recall{Source: res.Source, Directive: res.Directive, TopScore: res.TopScore, RecallBeforeRead: res.RecallBeforeRead, Chunks: res.Chunks}, nil
-				},
+				Recall: RecallFunc(ctx, root, runID, settings, now, func(s string) { env.Warnf("%s", s) }),
 			}
 			if threshold {
 				recs, err := bundle.Threshold(opt, tasks, rigor == "deep")
@@ -166,6 +157,21 @@ rigor with a borderline signal).`,
 			}
 			return nil
 		},
+	}
+}
+
+// RecallFunc is the bundle's recall path: guild-recall's package, in-process,
+// RecallLimit wiki chunks and RecallLimit graph chunks per lane.
+func RecallFunc(ctx context.Context, root, runID string, settings guildconfig.Settings, now time.Time, warn func(string)) bundle.RecallFunc {
+	return func(q string) (*schema.Recall, error) {
+		res, err := recall.Recall(ctx, recall.Options{
+			Root: root, Query: q, RunID: runID, Limit: RecallLimit, Settings: settings,
+			Now: now, Tool: "guild-bundle", Warn: warn,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &schema.Recall{Source: res.Source, Directive: res.Directive, TopScore: res.TopScore, RecallBeforeRead: res.RecallBeforeRead, Chunks: res.Chunks}, nil
 	}
 }
 
