@@ -162,6 +162,11 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 		FanoutLevelUsed:      fanout,
 		Budget:               schema.PacketBudget{Cap: budget},
 	}
+	for _, l := range []*[]string{&p.Intake.ExplicitSeeds, &p.Intake.ForbiddenAssumptions, &p.Intake.KnownNeighborSurfaces} {
+		if *l == nil {
+			*l = []string{}
+		}
+	}
 	if in.Basket != nil && in.Basket.GenericAloneWarnings != nil {
 		p.GenericAloneWarnings = in.Basket.GenericAloneWarnings
 	}

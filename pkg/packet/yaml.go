@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -25,14 +26,41 @@ func YAML(v any) ([]byte, error) {
 		return nil, err
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(j, &doc); err != nil {
+	if err := yaml.Unmarshal(escapeForYAML(j), &doc); err != nil {
 		return nil, err
 	}
 	restyle(&doc)
+	return encode(&doc)
+}
+
+// escapeForYAML turns the characters JSON leaves raw but YAML does not accept
+// in a stream (DEL, C1 controls except NEL, U+FFFE, U+FFFF) into \u escapes;
+// they can only occur inside JSON strings, where the escape means the same.
+func escapeForYAML(j []byte) []byte {
+	var out []byte
+	for i := 0; i < len(j); {
+		r, n := utf8.DecodeRune(j[i:])
+		if (r >= 0x7f && r <= 0x9f && r != 0x85) || r == 0xfffe || r == 0xffff {
+			if out == nil {
+				out = append([]byte{}, j[:i]...)
+			}
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else if out != nil {
+			out = append(out, j[i:i+n]...)
+		}
+		i += n
+	}
+	if out == nil {
+		return j
+	}
+	return out
+}
+
+func encode(n *yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(&doc); err != nil {
+	if err := enc.Encode(n); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {
@@ -46,7 +74,12 @@ func restyle(n *yaml.Node) {
 	case yaml.ScalarNode:
 		n.Style = 0
 		if n.Tag == "!!str" && strings.Contains(n.Value, "\n") {
-			n.Style = yaml.LiteralStyle
+			// The encoder picks a literal block for multi-line strings on its
+			// own; keep it only where it reads back exactly.
+			n.Style = yaml.DoubleQuotedStyle
+			if literalSafe(n.Value) {
+				n.Style = yaml.LiteralStyle
+			}
 		}
 	case yaml.MappingNode, yaml.SequenceNode:
 		n.Style = 0
@@ -54,6 +87,24 @@ func restyle(n *yaml.Node) {
 	for _, c := range n.Content {
 		restyle(c)
 	}
+}
+
+// literalSafe reports whether s survives a round trip as a literal block. The
+// encoder emits some whitespace-only lines (a lone tab) in a form its own
+// parser rejects; those strings stay double-quoted.
+func literalSafe(s string) bool {
+	n := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "v"},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.LiteralStyle},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "w"},
+		{Kind: yaml.ScalarNode, Tag: "!!str", Value: "x"},
+	}}
+	b, err := encode(n)
+	if err != nil {
+		return false
+	}
+	var back map[string]string
+	return yaml.Unmarshal(b, &back) == nil && back["v"] == s
 }
 
 // Decode reads a packet persisted as YAML or JSON: the pretty form of --format

@@ -23,5 +23,6 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       os.Getenv("UPDATE_SCRIPTS") != "",
 		Cmds:                scripttest.Cmds(),
+		Condition:           scripttest.Condition,
 	})
 }

@@ -139,3 +139,11 @@ func verifyChunks(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Logf("verified %d chunks, %d tokens", n, total)
 }
+
+// Condition adds [root] (the tests run as root, so permissions do not bind).
+func Condition(cond string) (bool, error) {
+	if cond == "root" {
+		return os.Geteuid() == 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
+}
