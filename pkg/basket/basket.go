@@ -48,6 +48,13 @@ const (
 var DefaultGeneric = []string{"domain", "estate", "site", "runtime", "state", "handler", "router",
 	"agent", "surface", "principal"}
 
+// ProcessWords describe a change request rather than the code it is about
+// ("fix", "ensure", "incorrect"): as goal terms they are noise. Written as
+// commit messages and issue titles are, goals are full of them.
+var ProcessWords = []string{"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "ensure", "ensures",
+	"properly", "correctly", "correct", "incorrect", "incorrectly", "wrong", "instead", "please", "thanks",
+	"closes", "resolves", "resolve", "issue", "patch", "tyop", "typo", "work", "works", "working", "broken"}
+
 // Input is everything the basket is built from.
 type Input struct {
 	Intake schema.Intake
@@ -275,6 +282,10 @@ func Build(in Input) Output {
 
 	// Goal terms, promoted by the shape or left exploratory.
 	var generics []string
+	process := map[string]bool{}
+	for _, w := range ProcessWords {
+		process[w] = true
+	}
 	seedSet := map[string]bool{}
 	for _, s := range in.Intake.ExplicitSeeds {
 		seedSet[match.Fold(s)] = true
@@ -337,6 +348,10 @@ func Build(in Input) Output {
 			paired = pairs
 		}
 		switch {
+		case process[k] && origin == "":
+			c.Origin, c.Use = "noise", UseExploratory
+			c.Notes = fmt.Sprintf("goal term (%s) that describes the change request, not the code", g.Kind)
+			c.ExpectedSignal = "none expected: a process word"
 		case origin != "":
 			c.Origin, c.Use, c.PairedWith = origin, UseLocate, paired
 			c.Notes = fmt.Sprintf("goal term (%s) confirmed by shape: %s", g.Kind, why)

@@ -16,76 +16,88 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/rtch/rtch/pkg/symbols"
 )
 
 // Weights are every tunable number of the ranking, with why each is what it is.
 type Weights struct {
-	// K1 saturates a term's pseudo frequency: BM25's usual 1.2, so a second
-	// mention counts, a fiftieth hardly.
+	// K1 saturates a term's body frequency: BM25's usual 1.2, so a second
+	// mention counts, a fiftieth hardly. A saturated term is worth K1+1.
 	K1 float64
 	// B is the body-length normalisation (BM25's 0.75): a long file mentions
 	// everything, so its body counts are scaled down.
 	B float64
-	// Field weights turn occurrences into pseudo frequency. A file named for
-	// the term, or a definition of it, is worth many body mentions: that is
-	// where a change usually lands.
+	// Weak fields add to the body frequency before saturation: a heading or
+	// a key is worth a few mentions.
+	Heading float64 // the term in a markdown heading
+	Key     float64 // the term as a JSON/YAML/TOML key
+	Body    float64 // any other mention
+	// Strong fields are added after saturation, in units of one saturated
+	// term (K1+1), so a definition or a file name cannot be drowned by a file
+	// that merely mentions the term a hundred times: that is where a change
+	// usually lands.
 	FileNameExact float64 // term equals the file name's stem ("command" → command.go)
 	FileNamePart  float64 // term is a word of the file name ("help" → help_topics.go)
 	DirName       float64 // term names a directory on the path
 	Definition    float64 // a definition of the term (symbol name confirmed by the scout)
 	DefLine       float64 // the term inside a definition line's name ("func (c *Command) ExecuteC")
-	Heading       float64 // the term in a markdown heading
-	Key           float64 // the term as a JSON/YAML/TOML key
-	Body          float64 // any other mention
-	// DefCap and HeadCap bound how many definition and heading occurrences count.
-	DefCap, HeadCap int
+	// HeadCap bounds how many heading and key occurrences count.
+	HeadCap int
 	// Trust multiplies a term's score by its origin: explicit and durable
 	// names first, shape-confirmed goal terms next, plain goal words at 1.
 	Trust map[string]float64
+	// TrustCodePath overrides Trust under the code_path profile: headings and
+	// keys confirmed in docs and fixtures say little about code, and zone
+	// context (truth files, manifests) is context, not a target.
+	TrustCodePath map[string]float64
 	// GenericAlone multiplies the score of a generic term without pairing.
 	GenericAlone float64
 	// Coverage raises a file's score by this fraction per additional
-	// distinct matched term (relative to the number of query terms), so a
-	// file touching most of the goal beats one hammering a single word.
+	// distinct matched term (relative to the number of query terms). Measured
+	// on the evaluation tasks it did not help beyond BM25's sum, so it is 0.
 	Coverage float64
-	// CodePathPenalty multiplies files that are rarely the place a code fix
-	// lands (tests, testdata, vendored code, docs, examples) under the
-	// code_path profile. Mild: sometimes they are the answer.
+	// Code-path penalties multiply files that are rarely where a code fix
+	// lands (tests, testdata, vendored code, docs, examples, non-code files)
+	// under the code_path profile. Mild: sometimes they are the answer.
 	TestPenalty, TestdataPenalty, VendorPenalty, DocPenalty float64
+	// NonCodePenalty multiplies files in no language the scout reads
+	// (YAML, JSON, changelogs, build files) under code_path.
+	NonCodePenalty float64
 	// NeighborFactor scales known-neighbor surfaces: listed, never leading.
 	NeighborFactor float64
-	// ShapeTrustCodePath is the trust of zone context terms (truth files,
-	// manifests) under code_path, where they are context, not targets.
-	ShapeTrustCodePath float64
 }
 
-// Default are the weights in use.
+// Default are the weights in use (tuned on the go-commits and SWE-bench dev
+// tasks; see docs/bench/discovery.md).
 var Default = Weights{
 	K1:            1.2,
 	B:             0.75,
-	FileNameExact: 6,
-	FileNamePart:  3,
-	DirName:       1.5,
-	Definition:    5,
-	DefLine:       2.5,
 	Heading:       2,
 	Key:           1.5,
 	Body:          1,
-	DefCap:        3,
+	FileNameExact: 1,
+	FileNamePart:  0.5,
+	DirName:       0.35,
+	Definition:    1,
+	DefLine:       0.35,
 	HeadCap:       3,
 	Trust: map[string]float64{
 		"durable_handle": 1.6, "manifest_key": 1.4, "explicit_seed": 1.6, "local_shape": 1.2,
 		"file_path": 1.3, "heading": 1.15, "code_symbol": 1.25, "json_key": 1.1, "yaml_key": 1.1,
 		"ref_neighborhood": 0.3, "caution": 0, "exploratory": 1, "noise": 0,
 	},
-	GenericAlone:       0.4,
-	Coverage:           0.3,
-	TestPenalty:        0.55,
-	TestdataPenalty:    0.4,
-	VendorPenalty:      0.4,
-	DocPenalty:         0.6,
-	NeighborFactor:     0.3,
-	ShapeTrustCodePath: 0.15,
+	TrustCodePath: map[string]float64{
+		"heading": 1, "json_key": 1, "yaml_key": 1, "local_shape": 0.15, "manifest_key": 0.15,
+	},
+	GenericAlone:    0.4,
+	Coverage:        0,
+	TestPenalty:     0.55,
+	TestdataPenalty: 0.4,
+	VendorPenalty:   0.4,
+	DocPenalty:      0.6,
+	NonCodePenalty:  0.5,
+	NeighborFactor:  0.3,
 }
 
 // Term is one basket term as the ranking sees it.
@@ -172,23 +184,24 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 				continue
 			}
 			tf := 0.0
+			bonus := 0.0
 			var fields []string
 			if e.FileNameExact {
-				tf += w.FileNameExact
+				bonus += w.FileNameExact
 				fields = append(fields, "file name")
 			} else if e.FileNamePart {
-				tf += w.FileNamePart
+				bonus += w.FileNamePart
 				fields = append(fields, "file name part")
 			}
 			if e.DirName {
-				tf += w.DirName
+				bonus += w.DirName
 				fields = append(fields, "directory")
 			}
 			if e.Definitions > 0 {
-				tf += w.Definition * float64(min(e.Definitions, w.DefCap))
+				bonus += w.Definition
 				fields = append(fields, "definition")
 			} else if e.DefLines > 0 {
-				tf += w.DefLine * float64(min(e.DefLines, w.DefCap))
+				bonus += w.DefLine
 				fields = append(fields, "definition line")
 			}
 			if e.Headings > 0 {
@@ -199,14 +212,15 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 				tf += w.Key * float64(min(e.Keys, w.HeadCap))
 				fields = append(fields, "key")
 			}
-			if e.Body > 0 {
-				tf += w.Body * float64(e.Body) / lenNorm
-				fields = append(fields, fmt.Sprintf("body×%d", e.Body))
+			body := e.Body + max(e.Definitions, 0) + e.DefLines
+			if body > 0 {
+				tf += w.Body * float64(body) / lenNorm
+				fields = append(fields, fmt.Sprintf("body×%d", body))
 			}
-			if tf == 0 {
+			if tf == 0 && bonus == 0 {
 				continue
 			}
-			sc := t.IDF * tr * tf * (w.K1 + 1) / (tf + w.K1)
+			sc := t.IDF * tr * (tf*(w.K1+1)/(tf+w.K1) + bonus*(w.K1+1))
 			cs = append(cs, contrib{t.Term, sc, fmt.Sprintf("%s (%s, %s)", t.Term, t.Origin, strings.Join(fields, ", "))})
 		}
 		if len(cs) == 0 {
@@ -256,8 +270,10 @@ func trust(w Weights, t Term, profile string) float64 {
 	if !ok {
 		tr = 1
 	}
-	if profile == "code_path" && (t.Origin == "local_shape" || t.Origin == "manifest_key") && t.Use == "pressure" {
-		tr = w.ShapeTrustCodePath
+	if profile == "code_path" {
+		if c, ok := w.TrustCodePath[t.Origin]; ok {
+			tr = c
+		}
 	}
 	if t.Generic {
 		tr *= w.GenericAlone
@@ -293,6 +309,9 @@ func codePathFactor(w Weights, p string) (float64, string) {
 			return w.DocPenalty, "docs or examples (code_path)"
 		}
 	}
+	if symbols.Lang(p) == "" {
+		return w.NonCodePenalty, "not source code (code_path)"
+	}
 	return 1, ""
 }
 
@@ -304,6 +323,7 @@ func IsTest(p string) bool {
 	switch {
 	case strings.HasSuffix(stem, "_test"), strings.HasPrefix(stem, "test_"), strings.HasSuffix(stem, "_spec"),
 		strings.HasSuffix(stem, ".test"), strings.HasSuffix(stem, ".spec"), strings.HasSuffix(stem, "tests"),
+		stem == "test",
 		stem == "conftest", strings.HasSuffix(stem, "test") && path.Ext(base) == ".java":
 		return true
 	}

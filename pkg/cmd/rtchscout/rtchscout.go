@@ -24,6 +24,7 @@ import (
 
 // Tool returns the rtch-scout tool.
 func Tool() *cli.Tool {
+	o := &options{}
 	return &cli.Tool{
 		Name:    "rtch-scout",
 		Summary: "scout the zone's shape and build the candidate basket",
@@ -43,15 +44,21 @@ rtch.candidate (one per term, most trusted origin first), rtch.basket.`,
 		Example: `rtch-intake --goal "fix trailing <nil> on help output" --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough "the faulty line is found" | rtch-zone | rtch-scout | rtch-probe
 rtch-intake … | rtch-zone | rtch-scout --jq 'select(.kind == "rtch.candidate") | .origin != "exploratory"'`,
 		Stdin: cli.StreamIn,
-		Flags: func(fs *flag.FlagSet) {},
-		Run:   run,
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&o.noTiming, "no-timing", false, "record every scan's wall_ms as 0, so two runs over the same tree are byte-identical")
+		},
+		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
+}
+
+type options struct {
+	noTiming bool
 }
 
 // Main runs rtch-scout with the process's arguments.
 func Main() int { return cli.Main(Tool()) }
 
-func run(ctx context.Context, env *cli.Env) error {
+func run(ctx context.Context, env *cli.Env, opt *options) error {
 	if len(env.Args) > 0 {
 		return cli.UsageHint("rtch-scout reads the record stream on standard input", "unexpected argument %q", env.Args[0])
 	}
@@ -116,6 +123,11 @@ func run(ctx context.Context, env *cli.Env) error {
 			Path: s.Path, Reason: s.Reason, SizeBytes: s.SizeBytes, Stage: "scout", Detail: s.Detail}
 		if err := env.Out.Emit(rec); err != nil {
 			return err
+		}
+	}
+	if opt.noTiming {
+		for i := range res.Shape.ShapeInventory {
+			res.Shape.ShapeInventory[i].WallMS = 0
 		}
 	}
 	res.Shape.Envelope = record.Env(schema.KindShape, schema.V1, in.IntakeHash, zone.ZoneRoot)
