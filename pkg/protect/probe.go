@@ -19,7 +19,7 @@ type Finding struct {
 	// you_are_now, mode_switch, system_prompt_request, hidden_html_comment,
 	// exfil_markdown_image, exfil_curl_pipe, exfil_upload, forged_delimiter,
 	// delimiter_mention, invisible_chars, trust_claim, concealment,
-	// encoded_instruction, probe_limit.
+	// encoded_instruction, response_directive, probe_limit.
 	Pattern string `json:"pattern"`
 	// Excerpt is a short piece of the normalised text around the first match
 	// (never raw text: no invisible characters survive into it).
@@ -54,13 +54,17 @@ type rule struct {
 	re      *regexp.Regexp
 	lines   bool // match against the line view instead of the flat view
 	anchors []string
+	// words: match against the words-only view instead (phrases spelled
+	// with punctuation between the words: datamarking, snake_case); such a
+	// rule must not allow free gaps, which would join separate clauses.
+	words bool
 	// with are further anchor sets: a window is matched only when every set
 	// has a hit inside it (an override needs its verb, qualifier and object).
 	with [][]string
 }
 
 // verbAnchors are the override verbs (ovVerb).
-var verbAnchors = []string{"ignore", "disregard", "forget", "skip", "override", "bypass", "neglect", "discard",
+var verbAnchors = []string{"ignore", "disregard", "forget", "override", "bypass", "neglect", "discard",
 	"abandon", "set aside", "pay no attention", "do not follow", "don't follow", "stop following", "do not obey",
 	"disobey", "nevermind", "never mind"}
 
@@ -74,8 +78,8 @@ var (
 	strongNounAnchors = []string{"instruction", "prompt", "direction", "directive", "rules", "guideline",
 		"programming", "guidance", "constraint", "restriction", "training", "polic", "limitation", "filter", "safeguard"}
 	nounAnchors    = append([]string{"command", "order", "context", "message", "conversation", "task", "input", "content", "data", "info", "request", "text", "everything"}, strongNounAnchors...)
-	outVerbAnchors = []string{"print", "say", "state", "write", "output", "respond", "reply", "translate", "tell",
-		"focus", "report", "give", "repeat", "answer", "return", "spell", "display", "show"}
+	outVerbAnchors = []string{"print", "say", "state", "output", "respond", "reply", "translate", "tell",
+		"focus", "repeat", "answer", "spell"}
 )
 
 // multilingualAnchors are literals every multilingualOverride phrase holds.
@@ -83,37 +87,49 @@ func multilingualAnchors() []string {
 	return []string{"instruc", "istruz", "anweisung", "инструкц", "указан", "οδηγ", "무시", "忽略", "無視", Normalize("अनदेखी")}
 }
 
-// The verb, qualifier and object vocabularies of override phrasing. A strong
+// The verb, qualifier and object vocabularies of override phrasing. The
+// goal-hijack form ("ignore X and print Y") needs plain words between the
+// verb and a connector (and, then, a comma): in code, "// ignore error }
+// return nil" crosses a clause and is not an instruction. A strong
 // qualifier (previous, above, system…) makes any object an override ("ignore
 // the above text"); a weak one (any, all, other…) only with a strong object
 // ("ignore any instructions"), so "ignore any swears input by a user" is not.
 const (
-	ovVerb       = `(?:ignore|disregard|forget|skip|override|bypass|neglect|discard|abandon|set aside|pay no attention to|do not follow|don't follow|stop following|do not obey|disobey|nevermind|never mind)`
+	ovVerb       = `(?:ignore|disregard|forget|override|bypass|neglect|discard|abandon|set aside|pay no attention to|do not follow|don't follow|stop following|do not obey|disobey|nevermind|never mind)`
 	ovStrongQual = `(?:previous|previously|prior|above|earlier|preceding|foregoing|original|initial|old|existing|former|system|safety|past|preset)`
 	ovWeakQual   = `(?:all|any|other|given|current|default|following|every|these|those|your|my)`
 	ovStrongNoun = `(?:instructions?|prompts?|directions?|directives?|rules|guidelines|programming|guidance|constraints|restrictions|training|polic(?:y|ies)|limitations|filters|safeguards)`
 	ovNoun       = `(?:` + ovStrongNoun + `|commands?|orders|context|messages?|conversation|tasks?|input|content|data|information|info|requests?|text|everything)`
-	outVerb      = `(?:print|say|state|write|output|respond|reply|translate|tell|focus|report|give|repeat|answer|return|spell|display|show)`
+	outVerb      = `(?:print|say|state|output|respond|reply|translate|tell|focus|repeat|answer|spell)`
 )
 
 var rules = []rule{
 	// override phrasing
 	{with: [][]string{strongQualAnchors, nounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
 	{with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
-	{with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [^ ]+){0,6}? (?:and |then |, ?)?(?:then |just |instead |only |simply )*` + outVerb + `\b`)},
+	{with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [a-z']+){0,6}?(?: and|,| then|, and|, then) (?:then |just |instead |only |simply )*` + outVerb + `\b`)},
 	{with: [][]string{{"above", "everything", "all of that", "all that", "all your", "all previous", "all prior"}}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
 	{with: [][]string{{":", "do", "follow", "obey", "only", "exclusive", "solely", "except"}}, anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
+	{words: true, with: [][]string{append(strongQualAnchors, "all", "any")}, anchors: verbAnchors, id: "override_phrase",
+		re: regexp.MustCompile(`\b` + ovVerb + ` (?:(?:all|any|the|your|of) )*` + ovStrongQual + ` ` + ovNoun + `\b`)},
 	{anchors: multilingualAnchors(), id: "override_phrase", re: multilingualOverride()},
 	// persona and mode switches
-	{anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
+	{anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now (?:a|an|the|my|our|dan|free|unrestricted|jailbroken|no longer|going to|in (?:[a-z]+ )?mode|[a-z]+ing)\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
 	{with: [][]string{{"god", "dan", "jailbreak", "override", "sudo", "security", "system", "admin", "root"}}, anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
 	// system prompt extraction
 	{with: [][]string{{"reveal", "print", "show", "display", "output", "repeat", "dump", "leak", "share", "give me", "tell me", "encode", "translate", "spell out", "recite", "write out", "see", "what "}, {"system", "initial", "original", "hidden", "secret", "internal", "developer", "pre"}}, anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
 	{anchors: []string{"what were you told", "instructions", "system prompt", "initiali", "repeat", "opposite of your", "reverse of your", "what were those"}, id: "system_prompt_request", re: regexp.MustCompile(`\bwhat were you told\b|\b(?:my|your) (?:original |initial |system )?instructions (?:are|were) ?:|\bthe system prompt (?:is|was) ?:|\binitiali[sz]ation string\b|\brepeat (?:the |all |everything )?(?:text |words )?(?:above|before this|preceding)\b|\b(?:opposite|reverse) of your (?:system|initial) (?:prompt|instructions)\b|\bwhat were those instructions\b`)},
+	// directives about the reader's own output: data addressed to whoever
+	// writes "your reply" is an instruction to the model (BIPIA's task
+	// injections), as is "if asked …, simply respond with …"
+	{anchors: []string{"your response", "your reply", "your answer", "your output", "your responses", "your replies", "your answers"}, id: "response_directive",
+		re: regexp.MustCompile(`\b(?:in|to|into|with|within|throughout) your (?:response|reply|answer|output)s?\b|\byour (?:response|reply|answer)'s\b|\b(?:modify|augment|enhance|enrich|end|begin|start|conclude|format|rewrite) your (?:response|reply|answer|output)s?\b|\byour (?:replies|answers|responses)\b`)},
+	{anchors: []string{"respond", "reply", "answer", "deviate"}, id: "response_directive",
+		re: regexp.MustCompile(`\b(?:simply|just|only|always) (?:respond|reply|answer)(?: only)? with\b|\byou (?:may|must|should|can) not deviate\b|\bif (?:you are |you're )?asked (?:about|how|what|whether|for|to)\b[^.]{0,80}\b(?:respond|reply|answer)\b`)},
 	// chat-template control tokens
 	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
 	// role labels and role tags
-	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instruction)(?: ?[^\]]{0,40})?\]|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
+	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)\b[^\]]{0,40}\](?:[^(]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
 	{with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
 	// trust claims
 	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_ -]?tier ?[:=] ?["']?(?:operator|trusted)\b|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
@@ -153,8 +169,10 @@ func multilingualOverride() *regexp.Regexp {
 // mdCommentRE finds markdown link-reference comments, invisible once rendered.
 var mdCommentRE = regexp.MustCompile(`(?m)^ ?\[(?://|comment)\] ?: ?# ?[("'].*$`)
 
-// hiddenCueRE is what makes a hidden comment an instruction to a model.
-var hiddenCueRE = regexp.MustCompile(`\b(?:ai|llm|llms|assistant|agent|agents|model|chatbot|gpt|claude|copilot|ignore|disregard|instructions?|you (?:must|should|are|will|may)|do not (?:mention|tell|reveal|show)|print|state|respond|reply|output|override)\b`)
+// hiddenCueRE is what makes a hidden comment an instruction to a model:
+// words addressing a model or giving it orders (not generic verbs such as
+// print or state, which code inside comments is full of).
+var hiddenCueRE = regexp.MustCompile(`\b(?:ai|llm|llms|assistant|agent|agents|model|models|chatbot|gpt|claude|copilot|ignore|disregard|instructions?|you (?:must|should|are|will|may)|do not (?:mention|tell|reveal|show)|override)\b`)
 
 // mdImageRE and imgTagRE find images a renderer would fetch.
 var (
@@ -218,32 +236,49 @@ func Probe(text string) []Finding {
 	flat := strings.ReplaceAll(lines, "\n", " ")
 	acc := map[string]*Finding{}
 	sc := &scanner{budget: maxScanBytes}
+	// Count distinct match starts per pattern (several rules of one pattern
+	// can match the same phrase; the flat and line views share offsets).
+	starts := map[string]map[int]bool{}
 	add := func(id, v string, loc []int) {
+		if starts[id] == nil {
+			starts[id] = map[int]bool{}
+		}
+		if starts[id][loc[0]] {
+			return
+		}
+		starts[id][loc[0]] = true
 		if f, ok := acc[id]; ok {
 			f.Count++
 			return
 		}
 		acc[id] = &Finding{Pattern: id, Excerpt: excerpt(v, loc[0], loc[1]), Count: 1}
 	}
-	for _, r := range rules {
-		v := flat
-		if r.lines {
-			v = lines
+	// Matches on other views (words-only, decoded payloads) have their own
+	// offsets: they only add a pattern not seen yet.
+	addOnce := func(id, v string, loc []int) {
+		if acc[id] == nil {
+			add(id, v, loc)
 		}
-		sc.scan(r.re, v, r.anchors, r.with, func(loc []int) { add(r.id, v, loc) })
 	}
 	// Phrases spelled with punctuation between the words (datamarking
 	// characters, underscores, dots) are matched on a words-only view.
-	if words := wordsView(flat); words != flat {
-		for _, r := range rules {
-			if r.lines || (r.id != "override_phrase" && r.id != "you_are_now") {
-				continue
+	words := ""
+	for _, r := range rules {
+		v := flat
+		switch {
+		case r.lines:
+			v = lines
+		case r.words:
+			if words == "" {
+				words = wordsView(flat)
 			}
-			if _, ok := acc[r.id]; ok {
-				continue
-			}
-			sc.scan(r.re, words, r.anchors, r.with, func(loc []int) { add(r.id, words, loc) })
+			v = words
 		}
+		found := add
+		if r.words {
+			found = addOnce
+		}
+		sc.scan(r.re, v, r.anchors, r.with, func(loc []int) { found(r.id, v, loc) })
 	}
 	probeRoleTurns(sc, lines, add)
 	probeHiddenComments(sc, lines, add)
@@ -256,7 +291,7 @@ func Probe(text string) []Finding {
 	if ex, n := invisibleChars(text); n > 0 {
 		acc["invisible_chars"] = &Finding{Pattern: "invisible_chars", Excerpt: ex, Count: n}
 	}
-	probeEncoded(text, add)
+	probeEncoded(text, addOnce)
 	out := make([]Finding, 0, len(acc))
 	for _, f := range acc {
 		out = append(out, *f)
