@@ -208,50 +208,14 @@ func Build(opt Options, taskIDs []string) ([]*Bundle, error) {
 		return nil, err
 	}
 	opt = pr.opt
-	var targets []*plan.Lane
-	if len(taskIDs) == 0 {
-		targets = pr.plan.Order()
-	} else {
-		for _, id := range taskIDs {
-			ln := pr.plan.Lane(id)
-			if ln == nil {
-				var known []string
-				for _, l := range pr.plan.Lanes {
-					known = append(known, l.TaskID)
-				}
-				return nil, inputErr("plan %s has no lane %q (lanes: %s)", pr.planRel, id, strings.Join(known, ", "))
-			}
-			targets = append(targets, ln)
-		}
+	targets, err := pr.targets(taskIDs, true)
+	if err != nil {
+		return nil, err
 	}
 	isTarget := map[string]bool{}
-	var ready []*plan.Lane
 	for _, ln := range targets {
-		if len(ln.DependsOn) > 0 && pr.rcptErr != nil {
-			return nil, &InputError{pr.rcptErr}
-		}
-		var missing []string
-		for _, d := range ln.DependsOn {
-			r, ok := pr.receipts[d]
-			if !ok {
-				missing = append(missing, d)
-				continue
-			}
-			if r.Contract.Status != "done" {
-				opt.Warn("%s: upstream %s has status %s; its contract is included as it stands", r.Path, d, r.Contract.Status)
-			}
-		}
-		switch {
-		case len(missing) > 0 && len(taskIDs) > 0:
-			return nil, &InputError{fmt.Errorf("lane %s depends on %s, which has no receipt in .guild/runs/%s/handoffs/ (a markdown file with one ```guild.handoff.v2 block whose task_id names it)", ln.TaskID, strings.Join(missing, ", "), opt.RunID)}
-		case len(missing) > 0:
-			opt.Warn("lane %s waits on the receipt of %s; not built (run guild-bundle --task %s once it exists)", ln.TaskID, strings.Join(missing, ", "), ln.TaskID)
-		default:
-			isTarget[ln.TaskID] = true
-			ready = append(ready, ln)
-		}
+		isTarget[ln.TaskID] = true
 	}
-	targets = ready
 
 	// Assemble every lane of every target's specialist: the Role layer is
 	// decided for all of them at once.
@@ -323,6 +287,71 @@ func Build(opt Options, taskIDs []string) ([]*Bundle, error) {
 		out = append(out, built[ln.TaskID])
 	}
 	return out, nil
+}
+
+// targets resolves the lanes to build: the named ones (every lane when none is
+// named) whose upstream receipts exist. A named lane that waits on a receipt is
+// an input error; under "every lane" it is skipped with a warning.
+func (pr *project) targets(taskIDs []string, warnings bool) ([]*plan.Lane, error) {
+	warn := pr.opt.Warn
+	if !warnings {
+		warn = func(string, ...any) {}
+	}
+	var targets []*plan.Lane
+	if len(taskIDs) == 0 {
+		targets = pr.plan.Order()
+	} else {
+		for _, id := range taskIDs {
+			ln := pr.plan.Lane(id)
+			if ln == nil {
+				var known []string
+				for _, l := range pr.plan.Lanes {
+					known = append(known, l.TaskID)
+				}
+				return nil, inputErr("plan %s has no lane %q (lanes: %s)", pr.planRel, id, strings.Join(known, ", "))
+			}
+			targets = append(targets, ln)
+		}
+	}
+	var ready []*plan.Lane
+	for _, ln := range targets {
+		if len(ln.DependsOn) > 0 && pr.rcptErr != nil {
+			return nil, &InputError{pr.rcptErr}
+		}
+		var missing []string
+		for _, d := range ln.DependsOn {
+			r, ok := pr.receipts[d]
+			if !ok {
+				missing = append(missing, d)
+				continue
+			}
+			if r.Contract.Status != "done" {
+				warn("%s: upstream %s has status %s; its contract is included as it stands", r.Path, d, r.Contract.Status)
+			}
+		}
+		switch {
+		case len(missing) > 0 && len(taskIDs) > 0:
+			return nil, &InputError{fmt.Errorf("lane %s depends on %s, which has no receipt in .guild/runs/%s/handoffs/ (a markdown file with one ```guild.handoff.v2 block whose task_id names it)", ln.TaskID, strings.Join(missing, ", "), pr.opt.RunID)}
+		case len(missing) > 0:
+			warn("lane %s waits on the receipt of %s; not built (run guild-bundle --task %s once it exists)", ln.TaskID, strings.Join(missing, ", "), ln.TaskID)
+		default:
+			ready = append(ready, ln)
+		}
+	}
+	return ready, nil
+}
+
+// Validate checks the plan, the named lanes and their upstream receipts
+// without assembling anything, so a caller can refuse bad input before it
+// consumes a stream.
+func Validate(opt Options, taskIDs []string) error {
+	opt.Warn = nil
+	pr, err := load(opt)
+	if err != nil {
+		return err
+	}
+	_, err = pr.targets(taskIDs, false)
+	return err
 }
 
 // universal renders the Universal layer: principles, overview, goals, in that

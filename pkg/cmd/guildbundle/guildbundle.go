@@ -100,6 +100,13 @@ rigor with a borderline signal).`,
 				runID = time.Now().UTC().Format("20060102T150405Z")
 				env.Hintf("no --run-id; using %s (pass --run-id %s to put further lanes in the same run)", runID, runID)
 			}
+			base := bundle.Options{Root: root, PlanPath: planPath, RunID: runID, Autonomy: autonomy, Initiative: initiative}
+			if !threshold {
+				// Refuse bad input before the stream is consumed and passed on.
+				if err := bundle.Validate(base, tasks); err != nil {
+					return mapErr(env, err)
+				}
+			}
 			var cm bundle.CodebaseMap
 			if err := env.Each(func(l record.Line) error { return cm.Add(l) }); err != nil {
 				return err
