@@ -175,6 +175,13 @@ func readGoalFile(env *cli.Env, name string) (string, error) {
 		if env.Stdin == nil {
 			return "", cli.Usage("--goal-file -: no standard input")
 		}
+		if f, ok := env.Stdin.(*os.File); ok {
+			st, err := f.Stat()
+			null, nerr := os.Stat(os.DevNull)
+			if err == nil && st.Mode()&os.ModeCharDevice != 0 && (nerr != nil || !os.SameFile(st, null)) {
+				env.Hintf("reading the goal from the terminal; end it with Ctrl-D")
+			}
+		}
 		data, err = io.ReadAll(env.Stdin)
 		name = "stdin"
 	} else {
