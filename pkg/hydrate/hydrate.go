@@ -378,7 +378,7 @@ func (h *hydrator) plan(sf *surface) {
 	if wholeOK && !(segs[0].s == 1 && segs[0].e == n) {
 		whole := &step{seg: segment{s: 1, e: n, target: segs[0].target, hit: segs[0].hit, anchors: allAnchors(segs)}, whole: true}
 		h.build(sf, whole)
-		if whole.cost <= 2*first.cost {
+		if 2*whole.cost <= 3*first.cost {
 			// Small enough that the whole file costs little more than a window.
 			sf.steps = []*step{whole}
 		} else {
@@ -607,7 +607,13 @@ func (h *hydrator) rawChunk(sf *surface, st *step, s, e int) schema.Chunk {
 	} else {
 		c.TermOrShape = strings.Join(sf.rs.Terms, ", ")
 	}
-	c.ConfidenceClass = h.class(sf, hit)
+	// The class is the strongest hit the chunk holds, not only its anchor's:
+	// a whole file read for a body match may also hold the definition.
+	classHit := hit
+	if best := h.bestHitIn(f.Path, s, e); best != nil && (classHit == nil || classStrength(best.ConfidenceClass) > classStrength(classHit.ConfidenceClass)) {
+		classHit = best
+	}
+	c.ConfidenceClass = h.class(sf, classHit)
 	c.WhyIncluded = h.why(sf, st, hit, s, e)
 	c.Limitation = h.limitation(sf, st, c, s, e)
 	return c
@@ -787,10 +793,10 @@ func (h *hydrator) limitation(sf *surface, st *step, c schema.Chunk, s, e int) s
 
 // fill spends the budget in rank order, breadth first: every surface's first
 // chunk (the top breadthTop from the whole budget, the others up to
-// breadthShare of it), then the top surfaces' second
-// chunks, then first chunks for the surfaces still without one (narrowed to
-// ±NarrowWindow lines when a full window no longer fits), then everything
-// else round-robin in rank order.
+// breadthShare of it), then the second chunk (or whole-file upgrade) of the
+// breadthTop best surfaces that have one, then first chunks for the surfaces
+// still without one (narrowed to ±NarrowWindow lines when a full window no
+// longer fits), then everything else round-robin in rank order.
 func (h *hydrator) fill(surfaces []*surface) {
 	breadth := int(float64(h.o.Budget) * breadthShare)
 	firsts := 0
@@ -804,9 +810,14 @@ func (h *hydrator) fill(surfaces []*surface) {
 			h.take(sf, limit)
 		}
 	}
+	deepened := 0
 	for _, sf := range surfaces {
+		if deepened == breadthTop {
+			break
+		}
 		if sf.next == 1 && len(sf.steps) > 1 {
 			h.take(sf, h.o.Budget)
+			deepened++
 		}
 	}
 	for _, sf := range surfaces {

@@ -219,7 +219,9 @@ func probePlan(in *Input, maxProbes int) schema.ProbePlan {
 			pp.ProbesExecuted++
 		}
 	}
-	pp.ProbeBudgetRemaining = max(0, maxProbes-pp.ProbesExecuted)
+	// The schema's definition: the fanout's probe budget minus the probes the
+	// plan holds (a probe skipped for cost still took its place in the plan).
+	pp.ProbeBudgetRemaining = max(0, maxProbes-len(in.Probes))
 	return pp
 }
 
