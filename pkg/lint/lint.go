@@ -363,13 +363,23 @@ func parseChunkHeader(t string) (source, tier string) {
 	return source, tier
 }
 
-// operatorPath reports the paths Classify may give the operator tier.
+// operatorPath reports the paths Classify may give the operator tier, also
+// below a workspace sub-guild's directory (recall prefixes those chunks' paths
+// with the sub-guild root).
 func operatorPath(p string) bool {
-	switch p {
-	case ".guild/principles.md", "wiki/context/project-overview.md", "wiki/context/goals.md":
-		return true
+	for {
+		switch {
+		case p == ".guild/principles.md", p == "wiki/context/project-overview.md", p == "wiki/context/goals.md":
+			return true
+		case path.Dir(p) == "wiki/standards" && strings.HasSuffix(p, ".md"):
+			return true
+		}
+		i := strings.IndexByte(p, '/')
+		if i < 0 {
+			return false
+		}
+		p = p[i+1:]
 	}
-	return path.Dir(p) == "wiki/standards" && strings.HasSuffix(p, ".md")
 }
 
 func clip(s string) string {
