@@ -9,7 +9,6 @@ package basket
 import (
 	"fmt"
 	"math"
-	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -131,12 +130,7 @@ func knownTargetPath(kt string) string {
 }
 
 // isPathLike tells a path or glob from a term or a sentence.
-func isPathLike(s string) bool {
-	if strings.ContainsAny(s, " \t") {
-		return false
-	}
-	return strings.ContainsAny(s, "/*?") || path.Ext(s) != "" && len(path.Ext(s)) <= 6 && !strings.Contains(s, "..")
-}
+func isPathLike(s string) bool { return scout.IsPathPattern(s) }
 
 // IDF is the probabilistic inverse document frequency used everywhere:
 // ln(1 + (N - df + 0.5) / (df + 0.5)).

@@ -61,7 +61,10 @@ func TestEvalRanking(t *testing.T) {
 	if limit > 0 && len(tasks) > limit {
 		tasks = tasks[:limit]
 	}
-	type agg struct{ n, h1, h3, h5, h10, a1, a3, a5, a10 int; mrr float64 }
+	type agg struct {
+		n, h1, h3, h5, h10, a1, a3, a5, a10 int
+		mrr                                 float64
+	}
 	per := map[string]*agg{}
 	all := &agg{}
 	verbose := os.Getenv("RTCH_EVAL_VERBOSE") != ""

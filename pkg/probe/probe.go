@@ -3,7 +3,6 @@ package probe
 import (
 	"context"
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/rtch/rtch/pkg/rank"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/scout"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
@@ -69,13 +69,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// Exclusions: forbidden path patterns are never read.
 	var excl []string
 	for _, e := range o.Basket.Exclusions {
-		if isPathLikeExclusion(e) {
+		if scout.IsPathPattern(e) {
 			excl = append(excl, e)
 		}
 	}
 	var keep []walk.File
 	for _, f := range files {
-		if pat := excluded(f.Path, excl); pat != "" {
+		if pat := scout.Excluded(f.Path, excl); pat != "" {
 			res.Skips = append(res.Skips, walk.Skip{Path: f.Path, Reason: "forbidden", SizeBytes: f.Size,
 				Detail: "matches forbidden assumption " + pat})
 			continue
@@ -458,31 +458,4 @@ func capLine(s string) string {
 		n--
 	}
 	return s[:n] + "…"
-}
-
-// isPathLikeExclusion tells a forbidden path pattern from a forbidden term.
-func isPathLikeExclusion(s string) bool {
-	if strings.ContainsAny(s, " \t") {
-		return false
-	}
-	return strings.ContainsAny(s, "/*?") || (path.Ext(s) != "" && !isDotted(s))
-}
-
-// excluded returns the pattern a path matches ("" when none): a glob on the
-// whole path or the base name, or a directory prefix.
-func excluded(p string, pats []string) string {
-	for _, pat := range pats {
-		q := strings.TrimPrefix(pat, "./")
-		if ok, _ := path.Match(q, p); ok {
-			return pat
-		}
-		if ok, _ := path.Match(q, path.Base(p)); ok && !strings.Contains(q, "/") {
-			return pat
-		}
-		d := strings.TrimSuffix(strings.TrimSuffix(q, "**"), "/")
-		if d != "" && !strings.ContainsAny(d, "*?[") && strings.HasPrefix(p, d+"/") {
-			return pat
-		}
-	}
-	return ""
 }

@@ -51,6 +51,10 @@ type Weights struct {
 	// keys confirmed in docs and fixtures say little about code, and zone
 	// context (truth files, manifests) is context, not a target.
 	TrustCodePath map[string]float64
+	// Pressure caps the trust of zone context terms (truth files and
+	// manifests, use "pressure"): they are in every basket whatever the goal,
+	// so their names are context to list, not evidence to rank by.
+	Pressure float64
 	// GenericAlone multiplies the score of a generic term without pairing.
 	GenericAlone float64
 	// Coverage raises a file's score by this fraction per additional
@@ -88,8 +92,9 @@ var Default = Weights{
 		"ref_neighborhood": 0.3, "caution": 0, "exploratory": 1, "noise": 0,
 	},
 	TrustCodePath: map[string]float64{
-		"heading": 1, "json_key": 1, "yaml_key": 1, "local_shape": 0.15, "manifest_key": 0.15,
+		"heading": 1, "json_key": 1, "yaml_key": 1,
 	},
+	Pressure:        0.15,
 	GenericAlone:    0.4,
 	Coverage:        0,
 	TestPenalty:     0.55,
@@ -274,6 +279,9 @@ func trust(w Weights, t Term, profile string) float64 {
 		if c, ok := w.TrustCodePath[t.Origin]; ok {
 			tr = c
 		}
+	}
+	if t.Use == "pressure" {
+		tr = min(tr, w.Pressure)
 	}
 	if t.Generic {
 		tr *= w.GenericAlone

@@ -95,6 +95,9 @@ type Options struct {
 	// CeilingMS stops a scan once it has spent this much time; 0 means none.
 	// Unlike the byte ceiling this cut depends on the machine.
 	CeilingMS int
+	// Exclude are forbidden path patterns (see Excluded): matching files are
+	// not read and are reported as skips with reason "forbidden".
+	Exclude []string
 	// Skip receives every walk skip, in path order.
 	Skip func(walk.Skip)
 	// Progress, if set, is called now and then with files read and total.
@@ -215,6 +218,18 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	walkDur := time.Since(t0)
+	if len(o.Exclude) > 0 {
+		kept := files[:0]
+		for _, f := range files {
+			if pat := Excluded(f.Path, o.Exclude); pat != "" {
+				skips = append(skips, walk.Skip{Path: f.Path, Reason: "forbidden", SizeBytes: f.Size,
+					Detail: "matches forbidden assumption " + pat})
+				continue
+			}
+			kept = append(kept, f)
+		}
+		files = kept
+	}
 
 	// Byte ceiling: a scan reads file k only when the bytes of files 0..k fit.
 	var cum int64
@@ -400,8 +415,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		base := path.Base(f.Path)
 		stem := strings.TrimSuffix(base, path.Ext(base))
-		for _, cand := range []string{base, stem, f.Path} {
-			if ti, ok := termIdx[match.Fold(cand)]; ok {
+		seenTerm := map[int]bool{}
+		for _, cand := range []string{f.Path, base, stem} {
+			if ti, ok := termIdx[match.Fold(cand)]; ok && !seenTerm[ti] {
+				seenTerm[ti] = true
 				kind := "file_name"
 				if cand == f.Path {
 					kind = "path"
@@ -411,7 +428,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				if len(sh.Findings) < capN {
 					sh.Findings = append(sh.Findings, schema.ShapeFinding{Scan: ScanFilenames, Path: f.Path, Value: cand, Detail: kind})
 				}
-				break
 			}
 		}
 		// Stack-frame style terms name a path suffix ("requests/models.py").

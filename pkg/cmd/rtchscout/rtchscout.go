@@ -13,6 +13,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/rtch/rtch/pkg/basket"
 	"github.com/rtch/rtch/pkg/cli"
@@ -103,6 +104,7 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 		FindingsCap:  cfg.Scout.FindingsCap,
 		CeilingBytes: cfg.Scout.CeilingBytes,
 		CeilingMS:    cfg.Scout.CeilingMS,
+		Exclude:      forbiddenPaths(in.ForbiddenAssumptions),
 		Progress: func(done, total int) {
 			env.Progressf("scouting %d/%d files", done, total)
 		},
@@ -159,4 +161,15 @@ func genericOrNil(g []string) []string {
 		return nil
 	}
 	return g
+}
+
+// forbiddenPaths are the path patterns among the forbidden assumptions.
+func forbiddenPaths(fs []string) []string {
+	var out []string
+	for _, f := range fs {
+		if scout.IsPathPattern(strings.TrimSpace(f)) {
+			out = append(out, strings.TrimSpace(f))
+		}
+	}
+	return out
 }
