@@ -301,7 +301,12 @@ func (pr *project) targets(taskIDs []string, warnings bool) ([]*plan.Lane, error
 	if len(taskIDs) == 0 {
 		targets = pr.plan.Order()
 	} else {
+		seen := map[string]bool{}
 		for _, id := range taskIDs {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
 			ln := pr.plan.Lane(id)
 			if ln == nil {
 				var known []string

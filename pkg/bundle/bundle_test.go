@@ -97,7 +97,7 @@ func opts(root string) Options {
 
 func TestLayers(t *testing.T) {
 	root := newProject(t, nil)
-	bs, err := Build(opts(root), []string{"T1-backend", "T2-backend"})
+	bs, err := Build(opts(root), []string{"T1-backend", "T2-backend", "T1-backend"})
 	if err != nil {
 		t.Fatal(err)
 	}
