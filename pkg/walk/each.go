@@ -14,7 +14,8 @@ import (
 
 // Each reads every file once, in parallel (o.Workers goroutines), and
 // calls fn with the raw bytes of each text file. fn may be called
-// concurrently and may keep data (each file gets its own buffer). Files
+// concurrently and may keep data (each file gets its own buffer), unless
+// o.ReuseBuffers is set: then data is valid only until fn returns. Files
 // that are binary, Git LFS pointers, unreadable, vanished since the walk,
 // replaced by a special file or symlink, or grown past the size cap are
 // not passed to fn but reported to skip (and unreadable ones to o.Warn);
@@ -41,7 +42,10 @@ func Each(ctx context.Context, o Options, files []File, fn func(f File, data []b
 					return
 				}
 				f := files[k]
-				data, s := Read(f, max)
+				data, s := readInto(f, max, r.buf)
+				if o.ReuseBuffers && cap(data) > cap(r.buf) {
+					r.buf = data
+				}
 				if o.Progress != nil {
 					o.Progress(int(done.Add(1)), len(files))
 				}
@@ -88,10 +92,16 @@ func max1(n int) int {
 // and read with a bound, so a file swapped or grown after the walk is
 // still caught. A maxSize of 0 means DefaultMaxFileSize.
 func Read(f File, maxSize int64) ([]byte, *Skip) {
+	return readInto(f, maxSize, nil)
+}
+
+// readInto is Read with a buffer to reuse: when scratch has room for the
+// file it is read there, otherwise into a new buffer of the file's size.
+func readInto(f File, maxSize int64, scratch []byte) ([]byte, *Skip) {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	fh, err := openNoFollow(f.Abs)
+	h, size, mode, err := openRead(f.Abs)
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -103,23 +113,21 @@ func Read(f File, maxSize int64) ([]byte, *Skip) {
 		}
 		return nil, &Skip{Path: f.Path, Reason: ReasonUnreadable, Detail: errText(err)}
 	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, &Skip{Path: f.Path, Reason: ReasonUnreadable, Detail: errText(err)}
-	}
-	if !st.Mode().IsRegular() {
-		sk := special(f.Path, st.Mode())
+	defer h.close()
+	if !mode.IsRegular() {
+		sk := special(f.Path, mode)
 		return nil, &sk
 	}
-	size := st.Size()
 	if size > maxSize {
 		return nil, &Skip{Path: f.Path, Reason: ReasonTooLarge, SizeBytes: size,
 			Detail: fmt.Sprintf("%d bytes over the %d-byte cap; not read", size, maxSize)}
 	}
 	// One spare byte lets a file that has not grown end with a clean EOF
 	// without reallocating; a file that grew is read up to the cap + 1.
-	buf := make([]byte, 0, size+1)
+	buf := scratch[:0]
+	if int64(cap(buf)) < size+1 {
+		buf = make([]byte, 0, size+1)
+	}
 	for {
 		if len(buf) == cap(buf) {
 			if int64(len(buf)) > maxSize {
@@ -129,7 +137,7 @@ func Read(f File, maxSize int64) ([]byte, *Skip) {
 			copy(nb, buf)
 			buf = nb
 		}
-		k, err := fh.Read(buf[len(buf):cap(buf)])
+		k, err := h.read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+k]
 		if err == io.EOF {
 			break

@@ -2,10 +2,29 @@
 
 package walk
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
-// openNoFollow opens a file for reading. Without O_NOFOLLOW the symlink
-// check relies on the walk's Lstat.
-func openNoFollow(path string) (*os.File, error) {
-	return os.Open(path)
+// rhandle is a file open for reading.
+type rhandle struct{ f *os.File }
+
+// openRead opens a file for reading and stats it. Without O_NOFOLLOW the
+// symlink check relies on the walk's Lstat.
+func openRead(path string) (rhandle, int64, fs.FileMode, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return rhandle{}, 0, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return rhandle{}, 0, 0, err
+	}
+	return rhandle{f}, st.Size(), st.Mode(), nil
 }
+
+func (h rhandle) read(p []byte) (int, error) { return h.f.Read(p) }
+
+func (h rhandle) close() { h.f.Close() }

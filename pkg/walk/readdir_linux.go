@@ -114,30 +114,32 @@ func (h dirHandle) lstat(abs, name string) (int64, fs.FileMode, error) {
 		}
 		break
 	}
-	var typ fs.FileMode
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-		typ = 0
-	case unix.S_IFDIR:
-		typ = fs.ModeDir
-	case unix.S_IFLNK:
-		typ = fs.ModeSymlink
-	case unix.S_IFIFO:
-		typ = fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		typ = fs.ModeSocket
-	case unix.S_IFCHR:
-		typ = fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		typ = fs.ModeDevice
-	default:
-		typ = fs.ModeIrregular
-	}
-	return st.Size, typ, nil
+	return st.Size, modeType(st.Mode), nil
 }
 
 func (h dirHandle) close() {
 	if h.fd >= 0 {
 		unix.Close(h.fd)
 	}
+}
+
+// modeType converts the file type bits of a stat mode.
+func modeType(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFREG:
+		return 0
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
 }

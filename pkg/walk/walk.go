@@ -72,6 +72,10 @@ type Options struct {
 	// Nested repositories and submodules are walked. Falls back to the
 	// walk, with a warning, when git fails.
 	GitFastPath bool
+	// ReuseBuffers lets Each read every file of one worker into the same
+	// buffer, sparing an allocation and fresh-memory page faults per file;
+	// fn must then not keep data (or anything slicing it) after returning.
+	ReuseBuffers bool
 	// Workers bounds the parallelism; 0 means GOMAXPROCS.
 	Workers int
 	// Progress, if set, is called by Each after each file is read (or

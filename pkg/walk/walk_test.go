@@ -169,3 +169,36 @@ func TestSymlinkedRoot(t *testing.T) {
 		t.Errorf("skips %v", reasons)
 	}
 }
+
+// TestEachReuseBuffers: with shared buffers every file still arrives
+// whole and correct, small after large and large after small.
+func TestEachReuseBuffers(t *testing.T) {
+	dir := t.TempDir()
+	want := map[string]string{}
+	for i, n := range []int{5000, 3, 70000, 0, 12, 40000, 1} {
+		name := "f" + strings.Repeat("x", i)
+		want[name] = strings.Repeat(string(rune('a'+i)), n)
+	}
+	writeTree(t, dir, want)
+	for _, workers := range []int{1, 3} {
+		o := Options{Root: dir, ReuseBuffers: true, Workers: workers}
+		files, err := Files(context.Background(), o, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		got := map[string]string{}
+		err = Each(context.Background(), o, files, func(f File, b []byte) error {
+			mu.Lock()
+			got[f.Path] = string(b) // a copy, as the contract asks
+			mu.Unlock()
+			return nil
+		}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("workers=%d: contents differ", workers)
+		}
+	}
+}

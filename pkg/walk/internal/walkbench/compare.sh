@@ -6,6 +6,8 @@
 # command.
 #
 # Usage: compare.sh ROUNDS RUNS 'cmd 1' 'cmd 2' ...
+# Extra hyperfine options come from $HYPERFINE_OPTS (e.g. -i for rg
+# searches that exit 1 when nothing matches).
 # Example (from the repository root):
 #   go build -o /tmp/walkbench ./pkg/walk/internal/walkbench
 #   S=$(go env GOROOT)/src
@@ -15,7 +17,8 @@ rounds=${1:?rounds}; runs=${2:?runs}; shift 2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for r in $(seq 1 "$rounds"); do
-  hyperfine -N -w 2 -r "$runs" --export-json "$tmp/r$r.json" "$@" >/dev/null 2>>"$tmp/hyperfine.log"
+  # shellcheck disable=SC2086
+  hyperfine -N -w 2 -r "$runs" ${HYPERFINE_OPTS:-} --export-json "$tmp/r$r.json" "$@" >/dev/null 2>>"$tmp/hyperfine.log"
 done
 python3 - "$tmp" "$rounds" <<'PY'
 import json, statistics, sys

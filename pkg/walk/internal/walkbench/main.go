@@ -22,13 +22,14 @@ func main() {
 	workers := flag.Int("workers", 0, "walker parallelism; 0 means GOMAXPROCS")
 	hidden := flag.Bool("hidden", false, "include hidden entries")
 	noIgnore := flag.Bool("no-ignore", false, "do not honour ignore files")
+	reuse := flag.Bool("reuse", false, "read with Options.ReuseBuffers")
 	gitFast := flag.Bool("git", false, "list through git ls-files inside a work tree (Options.GitFastPath)")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: walkbench [-mode files|read] [-workers N] [-hidden] [-no-ignore] [-git] ROOT")
+		fmt.Fprintln(os.Stderr, "usage: walkbench [-mode files|read] [-workers N] [-hidden] [-no-ignore] [-git] [-reuse] ROOT")
 		os.Exit(2)
 	}
-	o := walk.Options{Root: flag.Arg(0), Workers: *workers, Hidden: *hidden, NoIgnore: *noIgnore, GitFastPath: *gitFast}
+	o := walk.Options{Root: flag.Arg(0), Workers: *workers, Hidden: *hidden, NoIgnore: *noIgnore, GitFastPath: *gitFast, ReuseBuffers: *reuse}
 	var skips int
 	files, err := walk.Files(context.Background(), o, func(walk.Skip) { skips++ })
 	if err != nil {
