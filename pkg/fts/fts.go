@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -46,7 +47,7 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 
 // schemaVersion changes whenever the tables or the tokenizer change; an index
 // with another version is rebuilt.
-const schemaVersion = "guild-wiki-fts-2"
+const schemaVersion = "guild-wiki-fts-3"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file
@@ -77,6 +78,7 @@ CREATE TABLE sections(
 	text TEXT NOT NULL
 );
 CREATE INDEX sections_page ON sections(page_id);
+CREATE INDEX pages_with_diags ON pages(path) WHERE diags != 'null';
 CREATE TABLE supersedes(page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE, target TEXT NOT NULL);
 CREATE INDEX supersedes_page ON supersedes(page_id);
 CREATE VIRTUAL TABLE sections_fts USING fts5(
@@ -128,6 +130,10 @@ type Options struct {
 	MaxPageBytes int64
 	// Now stamps indexed_at (time.Now when nil).
 	Now func() time.Time
+	// Files, when not nil, is the caller's wiki.List of the root (with its
+	// diagnostics in ListDiags), so the tree is not walked twice.
+	Files     []wiki.File
+	ListDiags []wiki.Diagnostic
 }
 
 // Open opens (building or rebuilding as needed) the index of the wiki under
@@ -139,6 +145,13 @@ func Open(ctx context.Context, root string, opt Options) (*Index, Stats, []wiki.
 	}
 	ix := &Index{root: root, path: filepath.Join(root, filepath.FromSlash(RelPath)), max: opt.MaxPageBytes}
 	var st Stats
+	if opt.Files == nil {
+		// One walk serves the build and the refresh of this Open.
+		var err error
+		if opt.Files, opt.ListDiags, err = wiki.List(root, opt.MaxPageBytes); err != nil {
+			return nil, st, nil, err
+		}
+	}
 	var reason string
 	if _, err := os.Stat(ix.path); err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
@@ -278,10 +291,14 @@ type stored struct {
 // refresh brings the index in line with the wiki on disk.
 func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagnostic, error) {
 	var st Stats
-	files, diags, err := wiki.List(ix.root, ix.max)
-	if err != nil {
-		return st, nil, err
+	files, diags := opt.Files, opt.ListDiags
+	if files == nil {
+		var err error
+		if files, diags, err = wiki.List(ix.root, ix.max); err != nil {
+			return st, nil, err
+		}
 	}
+	diags = append([]wiki.Diagnostic(nil), diags...)
 	have, err := ix.storedPages(ctx, ix.db)
 	if err != nil {
 		return st, nil, err
@@ -306,6 +323,10 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 			return st, nil, err
 		}
 		diags = append(diags, rdiags...)
+		if err := writeManifest(ctx, tx); err != nil {
+			tx.Rollback()
+			return st, nil, err
+		}
 		if err := tx.Commit(); err != nil {
 			return st, nil, err
 		}
@@ -326,22 +347,68 @@ type querier interface {
 	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
 }
 
+// storedPages reads the manifest: one meta row holding every page's id,
+// size, mtime, indexed_at, hash and path, rewritten by each write
+// transaction. Reading one value instead of a row per page keeps a no-change
+// refresh of a large wiki cheap.
 func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id, path, hash, size, mtime, indexed_at FROM pages`)
+	rows, err := q.QueryContext(ctx, `SELECT value FROM meta WHERE key='manifest'`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	have := map[string]stored{}
-	for rows.Next() {
+	if !rows.Next() {
+		return have, rows.Err()
+	}
+	var m string
+	if err := rows.Scan(&m); err != nil {
+		return nil, err
+	}
+	for line := range strings.Lines(m) {
+		f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 6)
+		if len(f) != 6 {
+			return nil, fmt.Errorf("index manifest is corrupt")
+		}
 		var s stored
-		var p string
-		if err := rows.Scan(&s.id, &p, &s.hash, &s.size, &s.mtime, &s.indexedAt); err != nil {
-			return nil, err
+		var err error
+		for i, dst := range []*int64{&s.id, &s.size, &s.mtime, &s.indexedAt} {
+			if *dst, err = strconv.ParseInt(f[i], 10, 64); err != nil {
+				return nil, fmt.Errorf("index manifest is corrupt: %v", err)
+			}
+		}
+		s.hash = f[4]
+		p, err := strconv.Unquote(f[5])
+		if err != nil {
+			return nil, fmt.Errorf("index manifest is corrupt: %v", err)
 		}
 		have[p] = s
 	}
 	return have, rows.Err()
+}
+
+// writeManifest regenerates the manifest from the pages table.
+func writeManifest(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, size, mtime, indexed_at, hash, path FROM pages ORDER BY path`)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	for rows.Next() {
+		var id, size, mtime, at int64
+		var hash, path string
+		if err := rows.Scan(&id, &size, &mtime, &at, &hash, &path); err != nil {
+			rows.Close()
+			return err
+		}
+		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\t%s\t%s\n", id, size, mtime, at, hash, strconv.Quote(path))
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('manifest', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, b.String())
+	return err
 }
 
 // fresh reports whether a stored page can be trusted without reading it.

@@ -38,8 +38,9 @@ type Filter struct {
 	Categories []string
 }
 
-// Search returns up to limit sections matching any of the query's terms,
-// best first by FTS5's BM25 (ties by path and section order).
+// Search returns up to limit sections matching the query's terms, best
+// first by FTS5's BM25 (ties by path and section order): sections holding
+// every term when there are limit of them, else sections holding any term.
 func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
 	terms := bm25.Unique(bm25.Terms(query))
 	if len(terms) == 0 {
@@ -49,39 +50,78 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) 
 	for i, t := range terms {
 		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
 	}
-	q := `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text, -bm25(sections_fts) AS r
-FROM sections_fts JOIN sections s ON s.id = sections_fts.rowid JOIN pages p ON p.id = s.page_id
-WHERE sections_fts MATCH ? AND (CASE WHEN p.importance = 0 THEN ? ELSE p.importance END) >= ?`
-	args := []any{strings.Join(quoted, " OR "), f.DefaultImportance, f.MinImportance}
-	if len(f.Categories) > 0 {
-		q += ` AND p.category IN (` + strings.TrimSuffix(strings.Repeat("?,", len(f.Categories)), ",") + `)`
-		for _, c := range f.Categories {
-			args = append(args, c)
+	// Conjunctive first: the sections holding every term are ranked by
+	// FTS5 alone, cheaply, and they are the best BM25 candidates. Only when
+	// they are too few is the disjunctive query (every section holding any
+	// term, all of them scored) run.
+	var hits []Hit
+	var err error
+	if len(quoted) > 1 {
+		if hits, err = ix.search(ctx, strings.Join(quoted, " AND "), f, limit); err != nil || len(hits) >= limit {
+			return hits, err
 		}
 	}
-	q += ` ORDER BY r DESC, p.path, s.ord LIMIT ?`
-	args = append(args, limit)
-	rows, err := ix.db.QueryContext(ctx, q, args...)
+	return ix.search(ctx, strings.Join(quoted, " OR "), f, limit)
+}
+
+// search returns the best limit sections matching an FTS5 expression that
+// pass the filter. Ranking happens inside FTS5 (its ORDER BY rank path) over
+// the best n matches; n widens until enough survive the filter or the
+// matches run out.
+func (ix *Index) search(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
+	for n := limit*4 + 16; ; n *= 8 {
+		hits, ranked, err := ix.searchN(ctx, match, f, n)
+		if err != nil {
+			return nil, err
+		}
+		if len(hits) >= limit || ranked < n {
+			if len(hits) > limit {
+				hits = hits[:limit]
+			}
+			return hits, nil
+		}
+	}
+}
+
+// searchN ranks the best n matches and returns those passing the filter
+// with how many matches were ranked.
+func (ix *Index) searchN(ctx context.Context, match string, f Filter, n int) ([]Hit, int, error) {
+	q := `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text, -m.r AS r, p.category,
+	(CASE WHEN p.importance = 0 THEN ? ELSE p.importance END) AS imp
+FROM (SELECT rowid AS id, rank AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY rank LIMIT ?) m
+JOIN sections s ON s.id = m.id JOIN pages p ON p.id = s.page_id
+ORDER BY m.r, p.path, s.ord`
+	rows, err := ix.db.QueryContext(ctx, q, f.DefaultImportance, match, n)
 	if err != nil {
-		return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+		return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 	}
 	defer rows.Close()
+	cats := map[string]bool{}
+	for _, c := range f.Categories {
+		cats[c] = true
+	}
 	var out []Hit
+	ranked := 0
 	for rows.Next() {
 		var h Hit
-		var meta string
-		if err := rows.Scan(&h.Path, &meta, &h.Heading, &h.StartLine, &h.EndLine, &h.Text, &h.Rank); err != nil {
-			return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+		var meta, cat string
+		var imp int
+		if err := rows.Scan(&h.Path, &meta, &h.Heading, &h.StartLine, &h.EndLine, &h.Text, &h.Rank, &cat, &imp); err != nil {
+			return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
+		}
+		ranked++
+		if imp < f.MinImportance || len(cats) > 0 && !cats[cat] {
+			continue
 		}
 		if err := json.Unmarshal([]byte(meta), &h.Page); err != nil {
-			return nil, fmt.Errorf("%s: stored page %s: %w", RelPath, h.Path, err)
+			return nil, 0, fmt.Errorf("%s: stored page %s: %w", RelPath, h.Path, err)
 		}
 		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+		return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 	}
-	return out, nil
+	return out, ranked, nil
 }
 
 // Superseded returns the targets named by any page's supersedes field, as

@@ -40,7 +40,7 @@ func overfetch(limit int) int { return limit*3 + 20 }
 func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File, listDiags []wiki.Diagnostic, set guildconfig.Settings, res *Result, warn func(string)) (string, []chunk, float64, error) {
 	mech := Mechanism(files, set)
 	if mech == SourceSQLite {
-		cs, err := searchSQLite(ctx, opt, root, set, res, warn)
+		cs, err := searchSQLite(ctx, opt, root, files, listDiags, set, res, warn)
 		if err == nil {
 			return SourceSQLite, cs, 0, nil
 		}
@@ -60,8 +60,12 @@ func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File
 
 func lines(start, end int) string { return fmt.Sprintf("L%d-L%d", start, end) }
 
-func searchSQLite(ctx context.Context, opt Options, root string, set guildconfig.Settings, res *Result, warn func(string)) ([]chunk, error) {
-	ix, st, diags, err := fts.Open(ctx, root, fts.Options{MaxPageBytes: set.MaxPageBytes})
+func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.File, listDiags []wiki.Diagnostic, set guildconfig.Settings, res *Result, warn func(string)) ([]chunk, error) {
+	if files == nil {
+		files = []wiki.File{}
+	}
+	fopt := fts.Options{MaxPageBytes: set.MaxPageBytes, Files: files, ListDiags: listDiags}
+	ix, st, diags, err := fts.Open(ctx, root, fopt)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +83,7 @@ func searchSQLite(ctx context.Context, opt Options, root string, set guildconfig
 	hits, err := ix.Search(ctx, opt.Query, filter, overfetch(opt.Limit))
 	if fts.IsCorrupt(err) {
 		warn(fmt.Sprintf("%s: %v; rebuilt from the wiki", fts.RelPath, err))
-		if err := ix.Rebuild(ctx, fts.Options{MaxPageBytes: set.MaxPageBytes}); err != nil {
+		if err := ix.Rebuild(ctx, fopt); err != nil {
 			return nil, err
 		}
 		st.Rebuilt = err.Error()

@@ -1,8 +1,9 @@
 // Package synth generates a deterministic synthetic wiki for benchmarks and
 // scale tests: pages spread over the SPEC §10 folders, each with frontmatter
-// and a few sections drawn from a fixed engineering vocabulary, so term
-// frequencies look like a real wiki's (a few common words, a long tail of
-// identifiers).
+// and a few sections whose words follow a Zipf distribution (s = 1.07) over a
+// vocabulary of an engineering core (the most frequent words) and 20,000
+// pronounceable pseudo-words (the long tail), plus one CamelCase identifier
+// per page — the shape of term frequencies in a real wiki.
 package synth
 
 import (
@@ -29,9 +30,32 @@ var rare = strings.Fields(`idempotency backoff jitter circuit breaker saga outbo
 
 var owners = []string{"operator", "reviewed", "synthesized", "platform-team", "payments-team"}
 
+// vocab is the word list in decreasing frequency rank.
+func vocab(r *rand.Rand) []string {
+	v := append(append([]string{}, common...), rare...)
+	syl := strings.Fields("ka lo mi ne ru ta vo shi pe ga zu fo ri da be mo tu ye ni sa")
+	seen := map[string]bool{}
+	for _, w := range v {
+		seen[w] = true
+	}
+	for len(v) < 20000+len(common)+len(rare) {
+		var b strings.Builder
+		for k := 0; k < 2+r.Intn(3); k++ {
+			b.WriteString(syl[r.Intn(len(syl))])
+		}
+		if w := b.String(); !seen[w] {
+			seen[w] = true
+			v = append(v, w)
+		}
+	}
+	return v
+}
+
 // Generate writes n pages under root/wiki plus .guild/principles.md.
 func Generate(root string, n int, seed int64) error {
 	r := rand.New(rand.NewSource(seed))
+	words := vocab(r)
+	zipf := rand.NewZipf(r, 1.07, 2, uint64(len(words)-1))
 	if err := write(root, ".guild/principles.md", "# Principles\n\nPrefer small reversible changes. Measure before optimising.\n"); err != nil {
 		return err
 	}
@@ -45,11 +69,7 @@ func Generate(root string, n int, seed int64) error {
 		for s := 0; s < 3+r.Intn(3); s++ {
 			fmt.Fprintf(&b, "## %s %s\n\n", title(common[r.Intn(len(common))]), rare[r.Intn(len(rare))])
 			for w := 0; w < 40+r.Intn(80); w++ {
-				if r.Intn(5) == 0 {
-					b.WriteString(rare[r.Intn(len(rare))])
-				} else {
-					b.WriteString(common[r.Intn(len(common))])
-				}
+				b.WriteString(words[zipf.Uint64()])
 				if r.Intn(12) == 0 {
 					b.WriteString(".\n")
 				} else {
