@@ -1,6 +1,9 @@
 package intake
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -355,6 +358,39 @@ func TestExtractTermsHyphenatedNames(t *testing.T) {
 	for _, a := range []string{"non-default", "e-mail", "utf-8", "built-in", "2"} {
 		if _, ok := m[a]; ok {
 			t.Errorf("%q should not be a term", a)
+		}
+	}
+}
+
+// BenchmarkExtractTerms runs the extractor over every intent of the evaluation
+// sets when they are present beside the repository (../shared/eval).
+func BenchmarkExtractTerms(b *testing.B) {
+	var goals []string
+	for _, name := range []string{"go-commits.jsonl", "swebench-verified-dev.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "eval", name))
+		if err != nil {
+			b.Skip("evaluation data not found:", err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			var row struct {
+				Intent           string `json:"intent"`
+				ProblemStatement string `json:"problem_statement"`
+			}
+			if err := json.Unmarshal([]byte(line), &row); err != nil {
+				b.Fatal(err)
+			}
+			goals = append(goals, row.Intent+row.ProblemStatement)
+		}
+	}
+	bytes := 0
+	for _, g := range goals {
+		bytes += len(g)
+	}
+	b.SetBytes(int64(bytes))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, g := range goals {
+			ExtractTerms(g)
 		}
 	}
 }
