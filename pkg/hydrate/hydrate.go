@@ -613,7 +613,7 @@ func (h *hydrator) rawChunk(sf *surface, st *step, s, e int) schema.Chunk {
 	if best := h.bestHitIn(f.Path, s, e); best != nil && (classHit == nil || classStrength(best.ConfidenceClass) > classStrength(classHit.ConfidenceClass)) {
 		classHit = best
 	}
-	c.ConfidenceClass = h.class(sf, classHit)
+	c.ConfidenceClass = h.class(sf, classHit, s, e)
 	c.WhyIncluded = h.why(sf, st, hit, s, e)
 	c.Limitation = h.limitation(sf, st, c, s, e)
 	return c
@@ -694,7 +694,7 @@ func (h *hydrator) effectiveChunk(sf *surface, n int, er schema.EffectiveRecord)
 }
 
 // class is the chunk's confidence class after hydration (SPEC §8).
-func (h *hydrator) class(sf *surface, hit *schema.Hit) string {
+func (h *hydrator) class(sf *surface, hit *schema.Hit, s, e int) string {
 	if sf.rs.NeighborOnly || h.neighbor[sf.rs.Path] {
 		return "neighbor_only"
 	}
@@ -706,17 +706,30 @@ func (h *hydrator) class(sf *surface, hit *schema.Hit) string {
 	}
 	switch hit.ConfidenceClass {
 	case "source_bearing_hit":
-		switch h.origin[hit.Term] {
-		case "durable_handle", "explicit_seed", "manifest_key":
-			if h.truth[sf.rs.Path] {
-				return "claim_supporting"
-			}
+		if h.truth[sf.rs.Path] && h.claimIn(sf.rs.Path, s, e) {
+			return "claim_supporting"
 		}
 		return "hydrated_evidence"
 	case "":
 		return "hit"
 	}
 	return hit.ConfidenceClass
+}
+
+// claimIn reports whether lines s..e of p hold a source-bearing hit on a
+// durable handle, explicit seed or manifest key: read in a truth file, that is
+// claim-supporting evidence.
+func (h *hydrator) claimIn(p string, s, e int) bool {
+	for _, x := range h.hits[p] {
+		if x.ConfidenceClass != "source_bearing_hit" || (x.Line != 0 && (x.Line < s || x.Line > e)) {
+			continue
+		}
+		switch h.origin[x.Term] {
+		case "durable_handle", "explicit_seed", "manifest_key":
+			return true
+		}
+	}
+	return false
 }
 
 func (h *hydrator) why(sf *surface, st *step, hit *schema.Hit, s, e int) string {
