@@ -122,6 +122,9 @@ type project struct {
 	rcptErr  error                       // receipts that failed to parse
 	univ     layerText
 	events   []protect.SecurityEvent
+	// initiative is the run's one-paragraph initiative summary and its source
+	// ("" when the run has none).
+	initiative, initSource string
 }
 
 // layerText is a rendered layer and the source paths it includes.
@@ -190,6 +193,7 @@ func load(opt Options) (*project, error) {
 		pr.receipts[r.Contract.TaskID] = r
 	}
 	pr.univ = pr.universal()
+	pr.initiative, pr.initSource = pr.readInitiative()
 	return pr, nil
 }
 
@@ -463,7 +467,7 @@ func (rl *roleLayer) render(k int) layerText {
 		if i >= len(rl.standards) {
 			kind = "Entity"
 		}
-		fmt.Fprintf(&b, "\n### %s — `%s` (%s)\n\n%s\n", kind, p.path, p.tier, p.text)
+		fmt.Fprintf(&b, "\n### %s — `%s` (%s)\n\n%s\n", kind, oneLine(p.path), p.tier, p.text)
 		lt.sources = append(lt.sources, p.path)
 	}
 	lt.text = b.String()

@@ -121,6 +121,11 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 			lp.refs = append(lp.refs, ref{path: rp, full: full, extract: ex, inRole: inRole[rp]})
 			continue
 		}
+		if strings.HasPrefix(rp, "../") || rp == ".." || path.IsAbs(rp) {
+			pr.opt.Warn("lane %s: ref %s is outside the project; listed, not read", ln.TaskID, r)
+			lp.refs = append(lp.refs, ref{path: rp, pointer: "outside the project root; not read"})
+			continue
+		}
 		lp.refs = append(lp.refs, ref{path: rp, pointer: pr.pointer(rp)})
 	}
 	var decisions []*wiki.Page
@@ -138,7 +143,7 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 		lp.decisions = append(lp.decisions, pp)
 		included[s.page.Path] = true
 	}
-	lp.initiative, lp.initSource = pr.initiative()
+	lp.initiative, lp.initSource = pr.initiative, pr.initSource
 	if opt.Recall != nil {
 		res, err := opt.Recall(lp.query)
 		if err != nil {
@@ -184,8 +189,8 @@ func (pr *project) superseded(p string) bool {
 	return false
 }
 
-// initiative reads the one-paragraph summary of the run's initiative.
-func (pr *project) initiative() (text, source string) {
+// readInitiative reads the one-paragraph summary of the run's initiative.
+func (pr *project) readInitiative() (text, source string) {
 	root := pr.opt.Root
 	id := pr.opt.Initiative
 	if id == "" {
@@ -349,7 +354,7 @@ func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText
 				continue
 			}
 			if r.inRole && roleHas[r.path] {
-				fmt.Fprintf(&b, "\n- `%s` — in the Role-dependent layer above\n", r.path)
+				fmt.Fprintf(&b, "\n- `%s` — in the Role-dependent layer above\n", oneLine(r.path))
 				continue
 			}
 			p, label := r.full, ""
@@ -359,7 +364,7 @@ func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText
 			if p.wrapped() {
 				notice()
 			}
-			fmt.Fprintf(&b, "\n#### `%s` (%s%s)\n\n%s\n", r.path, p.tier, label, p.text)
+			fmt.Fprintf(&b, "\n#### `%s` (%s%s)\n\n%s\n", oneLine(r.path), p.tier, label, p.text)
 			lt.sources = append(lt.sources, r.path)
 		}
 		section("named_refs", start)
@@ -371,7 +376,7 @@ func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText
 			if p.wrapped() {
 				notice()
 			}
-			fmt.Fprintf(&b, "\n#### `%s` (%s)\n\n%s\n", p.path, p.tier, p.text)
+			fmt.Fprintf(&b, "\n#### `%s` (%s)\n\n%s\n", oneLine(p.path), p.tier, p.text)
 			lt.sources = append(lt.sources, p.path)
 		}
 		section("decisions", start)
@@ -622,7 +627,9 @@ func (pr *project) frontmatter(ln *plan.Lane, sources []string, est int, dropped
 	fmt.Fprintf(&b, "spec: %s\nplan: %s\n", yamlString(pr.plan.Spec), yamlString(pr.planRel))
 	b.WriteString("source_paths:\n")
 	for _, s := range sources {
-		fmt.Fprintf(&b, "  - %s\n", yamlString(s))
+		// Paths come from the tree: a file name that spells the recall
+		// delimiter is escaped like any text from the tree.
+		fmt.Fprintf(&b, "  - %s\n", yamlString(oneLine(s)))
 	}
 	fmt.Fprintf(&b, "token_estimate: %d\n", est)
 	if len(dropped) == 0 {
