@@ -59,7 +59,7 @@ want wanted wonder wondering work worked working works would
 // codeStop are keywords and ubiquitous names of common languages: inside code
 // they are grammar, not topic.
 var codeStop = setOf(`
-and args as assert async auto await bool char constexpr define delete double endif enum extern ifdef ifndef include inline long namespace nullptr operator override private protected public short signed sizeof static_cast template typedef typename union unsigned using virtual volatile break byte case catch chan class cls const continue ctx def default defer del elif else err except export extends false final finally float fn for from func function go goto if impl import in int interface is kwargs lambda let loop match mut new nil none nonlocal not null or package pass pub raise range return rune self static str string struct super switch this throw true try type typeof undefined use var void while with yield
+and args as assert async auto await bool cd conda echo ls mkdir pip pip3 python python3 rm sudo venv virtualenv char constexpr define delete double endif enum extern ifdef ifndef include inline long namespace nullptr operator override private protected public short signed sizeof static_cast template typedef typename union unsigned using virtual volatile break byte case catch chan class cls const continue ctx def default defer del elif else err except export extends false final finally float fn for from func function go goto if impl import in int interface is kwargs lambda let loop match mut new nil none nonlocal not null or package pass pub raise range return rune self static str string struct super switch this throw true try type typeof undefined use var void while with yield
 `)
 
 func setOf(s string) map[string]bool {

@@ -64,6 +64,7 @@ var (
 	reQuoteDouble = regexp.MustCompile(`"([^"\n]+)"|“([^”\n]+)”`)
 	reQuoteSingle = regexp.MustCompile(`'([^'\n]+)'|‘([^’\n]+)’`)
 	reVersionLine = regexp.MustCompile(`(?m)^[ \t]*(?:[\w.-]+[ \t]*:[ \t]*(?:None|v?\d[^\n]*)|INSTALLED VERSIONS|-{3,})[ \t\r]*$`)
+	reEnvLine     = regexp.MustCompile(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
 	reAngle       = regexp.MustCompile(`<[A-Za-z][\w-]{0,30}>`)
 )
 
@@ -324,8 +325,10 @@ func normalizePath(p string) string {
 // show_versions(), pip freeze and issue templates): package names that are not
 // the topic. It runs after frames(), which has already taken "file.py:12:".
 func (x *extractor) maskVersionDump() {
-	for _, m := range reVersionLine.FindAllStringIndex(x.s, -1) {
-		x.setMask(m[0], m[1])
+	for _, re := range []*regexp.Regexp{reVersionLine, reEnvLine} {
+		for _, m := range re.FindAllStringIndex(x.s, -1) {
+			x.setMask(m[0], m[1])
+		}
 	}
 }
 
@@ -679,6 +682,11 @@ func (x *extractor) dotted(tok string, off int, code bool) {
 	}
 }
 
+func capitalize(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
 func isUpperStart(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
 	return unicode.IsUpper(r)
@@ -703,7 +711,7 @@ func (x *extractor) classify(tok string, off int, code, call bool, parent string
 		// Keywords are never terms; English stopwords are not terms in code
 		// either (comments, prose in backticks) unless called or capitalized:
 		// get() and String are names.
-		if isKeyword(tok) || (parent == "" && !call && tok == lw && isStop(lw, false)) {
+		if isKeyword(tok) || (parent == "" && !call && (tok == lw || tok == capitalize(lw)) && isStop(lw, false)) {
 			return
 		}
 		x.add(tok, KindIdentifier, off, len(tok), parent, "", 0)
