@@ -270,6 +270,9 @@ func Probe(text string) []Finding {
 			v = lines
 		case r.words:
 			if words == "" {
+				if len(sc.index(flat).positions(r.anchors)) == 0 {
+					continue // no anchor in the flat view: none in the words view
+				}
 				words = wordsView(flat)
 			}
 			v = words
@@ -282,7 +285,7 @@ func Probe(text string) []Finding {
 	}
 	probeRoleTurns(sc, lines, add)
 	probeHiddenComments(sc, lines, add)
-	probeImages(flat, add)
+	probeImages(sc, flat, add)
 	probeDelimiters(sc, lines, add)
 	if sc.exceeded {
 		acc["probe_limit"] = &Finding{Pattern: "probe_limit", Count: 1,
@@ -320,6 +323,14 @@ func wordsView(flat string) string {
 	return b.String()
 }
 
+// Anchors of the scans outside rules.
+var (
+	roleLabelAnchors = []string{"assistant:", "assistant :", "user:", "user :", "ai:", "ai :", "bot:", "bot :", "model:", "model :", "gpt:", "gpt :"}
+	mdCommentAnchors = []string{"[//]", "[comment]"}
+	forgedAnchors    = []string{"guild", "dliug"}
+	imageAnchors     = []string{"![", "<img"}
+)
+
 // roleLabelRE finds conversation-turn labels at line starts.
 var roleLabelRE = regexp.MustCompile(`(?m)^ ?(assistant|user|ai|bot|model|gpt|chatgpt) ?: `)
 
@@ -329,7 +340,7 @@ func probeRoleTurns(sc *scanner, lines string, add func(string, string, []int)) 
 	var first []int
 	seen := map[string]bool{}
 	var ms [][]int
-	sc.scan(roleLabelRE, lines, []string{"assistant:", "assistant :", "user:", "user :", "ai:", "ai :", "bot:", "bot :", "model:", "model :", "gpt:", "gpt :"}, nil, func(m []int) { ms = append(ms, m) })
+	sc.scan(roleLabelRE, lines, roleLabelAnchors, nil, func(m []int) { ms = append(ms, m) })
 	for _, m := range ms {
 		sub := roleLabelRE.FindStringSubmatchIndex(lines[m[0]:m[1]])
 		label := lines[m[0]+sub[2] : m[0]+sub[3]]
@@ -366,20 +377,25 @@ func probeHiddenComments(sc *scanner, lines string, add func(string, string, []i
 		i = next
 	}
 	// markdown link-reference comments: [//]: # (text)
-	sc.scan(mdCommentRE, lines, []string{"[//]", "[comment]"}, nil, func(m []int) {
+	sc.scan(mdCommentRE, lines, mdCommentAnchors, nil, func(m []int) {
 		if hiddenCueRE.MatchString(lines[m[0]:m[1]]) {
 			add("hidden_html_comment", lines, m)
 		}
 	})
 }
 
-func probeImages(flat string, add func(string, string, []int)) {
+func probeImages(sc *scanner, flat string, add func(string, string, []int)) {
 	for _, re := range []*regexp.Regexp{mdImageRE, imgTagRE} {
-		for _, m := range re.FindAllStringSubmatchIndex(flat, -1) {
-			if suspiciousImage(flat[m[2]:m[3]]) {
-				add("exfil_markdown_image", flat, m[:2])
-			}
+		anchors := imageAnchors[:1]
+		if re == imgTagRE {
+			anchors = imageAnchors[1:]
 		}
+		sc.scan(re, flat, anchors, nil, func(m []int) {
+			sub := re.FindStringSubmatchIndex(flat[m[0]:m[1]])
+			if suspiciousImage(flat[m[0]+sub[2] : m[0]+sub[3]]) {
+				add("exfil_markdown_image", flat, m)
+			}
+		})
 	}
 }
 
@@ -416,7 +432,7 @@ var imageFileRE = regexp.MustCompile(`\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|t
 // by trust_claim wherever it is.
 func probeDelimiters(sc *scanner, lines string, add func(string, string, []int)) {
 	var ms [][]int
-	sc.scan(forgedTagRE, lines, []string{"guild", "dliug"}, [][]string{{":"}}, func(m []int) { ms = append(ms, m) })
+	sc.scan(forgedTagRE, lines, forgedAnchors, [][]string{{":"}}, func(m []int) { ms = append(ms, m) })
 	if len(ms) == 0 {
 		return
 	}
@@ -545,6 +561,20 @@ const scanReach = 512
 type scanner struct {
 	budget   int  // regexp input bytes left for this Probe call
 	exceeded bool // a window was skipped for lack of budget
+	views    map[string]*indexed
+}
+
+// index returns v with its anchor positions, computed once per view.
+func (sc *scanner) index(v string) *indexed {
+	if ix, ok := sc.views[v]; ok {
+		return ix
+	}
+	if sc.views == nil {
+		sc.views = map[string]*indexed{}
+	}
+	ix := indexView(v)
+	sc.views[v] = ix
+	return ix
 }
 
 // maxScanBytes bounds the regexp input of one Probe call. Ordinary text,
@@ -561,7 +591,7 @@ const maxScanBytes = 256 << 10
 // and line anchors see their true context; a match touching a window edge cut
 // inside a line is discarded.
 func (sc *scanner) scan(re *regexp.Regexp, v string, anchors []string, with [][]string, fn func([]int)) {
-	hits := anchorHits(v, anchors)
+	hits := sc.index(v).positions(anchors)
 	if len(hits) == 0 {
 		return
 	}
@@ -612,32 +642,6 @@ next:
 		return false
 	}
 	return true
-}
-
-// anchorHits returns the sorted, distinct offsets of every anchor in v.
-func anchorHits(v string, anchors []string) []int {
-	var hits []int
-	for _, a := range anchors {
-		for i := 0; ; {
-			k := strings.Index(v[i:], a)
-			if k < 0 {
-				break
-			}
-			hits = append(hits, i+k)
-			i += k + len(a)
-		}
-	}
-	if len(hits) < 2 {
-		return hits
-	}
-	sort.Ints(hits)
-	out := hits[:1]
-	for _, h := range hits[1:] {
-		if h != out[len(out)-1] {
-			out = append(out, h)
-		}
-	}
-	return out
 }
 
 // excerpt returns the match with a little context, at most ~120 bytes, on
