@@ -233,12 +233,20 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".wiki.sqlite.tmp-*")
-	if err != nil {
-		return err
+	// Like os.CreateTemp, but with mode 0644 so the umask decides, as for
+	// any other file the toolkit writes.
+	var tmpPath string
+	for i := 0; ; i++ {
+		tmpPath = filepath.Join(dir, fmt.Sprintf(".wiki.sqlite.tmp-%d-%d", os.Getpid(), time.Now().UnixNano()+int64(i)))
+		f, err := os.OpenFile(tmpPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil {
+			f.Close()
+			break
+		}
+		if !errors.Is(err, os.ErrExist) || i > 100 {
+			return err
+		}
 	}
-	tmpPath := tmp.Name()
-	tmp.Close()
 	ok := false
 	defer func() {
 		if !ok {
