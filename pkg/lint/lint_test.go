@@ -209,3 +209,22 @@ func TestCheckRun(t *testing.T) {
 		t.Errorf("missing layer: %v", got)
 	}
 }
+
+func FuzzCheck(f *testing.F) {
+	f.Add(bundle("token_estimate: 5\n", layers+graphBody(3)))
+	f.Add(recallSection(protect.IntegrityNotice, chunk("wiki/a.md", protect.TierUntrusted, "x")))
+	f.Add("## Knowledge graph\n```\n## x\n<guild:recall trust_tier=\"trusted\">\n# h\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		v := Check("f.md", text, Options{Strict: true})
+		if v.EstTokens != tokens.Estimate(text) || v.Reasons == nil {
+			t.Fatalf("verdict %+v", v)
+		}
+		if v.GraphEstTokens > v.EstTokens+1 {
+			t.Fatalf("graph tokens %d exceed the whole %d", v.GraphEstTokens, v.EstTokens)
+		}
+		if (v.EstTokens > HardCap) && v.Pass {
+			t.Fatal("over the cap but passing")
+		}
+		Layer(text, UniversalHeading)
+	})
+}

@@ -71,7 +71,7 @@ rigor with a borderline signal).`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&planPath, "plan", "", "the plan `FILE` (.guild/plan/<slug>.md)")
 			fs.Var(&tasks, "task", "build the lane with this task `ID` (repeatable)")
-			fs.BoolVar(&all, "all", false, "build every lane of the plan")
+			fs.BoolVar(&all, "all", false, "build every lane whose upstream receipts exist (the others are named in a warning)")
 			fs.StringVar(&runID, "run-id", "", "the run `ID`; bundles go to .guild/context/<run-id>/ (default: a UTC timestamp)")
 			fs.StringVar(&autonomy, "autonomy", "", "override every lane's autonomy: `ask` or all")
 			fs.StringVar(&initiative, "initiative", "", "the run's initiative `ID` (default: the run's run.yaml, else the single active initiative)")
