@@ -39,7 +39,8 @@ import (
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
-// Budget of SPEC §10.
+// Budget of SPEC §10. Only the caps are enforced; Target is what the recall
+// limit and the page choices aim at.
 const (
 	Target   = 3000
 	HardCap  = lint.HardCap

@@ -120,7 +120,6 @@ func queryTerms(s string) []string {
 type scored struct {
 	page  *wiki.Page
 	score float64
-	terms int // distinct query terms the page shares
 }
 
 // rank orders pages by BM25 relevance to query (title and body), keeping pages
@@ -151,7 +150,7 @@ func rank(pages []*wiki.Page, query string, minTerms int) []scored {
 			}
 		}
 		if n >= minTerms {
-			out = append(out, scored{page: pages[r.Doc], score: r.Score, terms: n})
+			out = append(out, scored{page: pages[r.Doc], score: r.Score})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
