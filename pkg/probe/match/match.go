@@ -17,13 +17,17 @@ import "bytes"
 
 // Matcher finds whole-word, case-insensitive occurrences of a fixed set of terms.
 type Matcher struct {
-	terms   []string // folded terms, in the caller's order
-	stem    []bool   // term may carry a suffix
-	class   [256]uint8
-	nclass  int
-	delta   []int32   // DFA: delta[state*nclass+class]
-	out     [][]int32 // term indices ending at a state (failure chain merged)
-	hasOut  []bool
+	terms  []string // folded terms, in the caller's order
+	stem   []bool   // term may carry a suffix
+	class  [256]uint8
+	nclass int
+	delta  []int32   // DFA: delta[state*nclass+class]
+	out    [][]int32 // term indices ending at a state (failure chain merged)
+	hasOut []bool
+	// fast is delta premultiplied for the scan loop: fast[off+class] is the
+	// next state's offset (state*nclass) times 2, plus 1 when that state
+	// ends a term.
+	fast    []int32
 	minLen  int
 	unicode []bool // term holds non-ASCII bytes
 }
@@ -146,6 +150,14 @@ func New(terms []string) *Matcher {
 			}
 		}
 	}
+	m.fast = make([]int32, len(m.delta))
+	for i, n := range m.delta {
+		v := n * int32(m.nclass) * 2
+		if m.hasOut[n] {
+			v |= 1
+		}
+		m.fast[i] = v
+	}
 	return m
 }
 
@@ -156,18 +168,18 @@ func (m *Matcher) Terms() []string { return m.terms }
 // offset (ties by term index): term index, start and end byte offsets. fn
 // returns false to stop the scan.
 func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
-	if len(m.delta) == 0 {
+	if len(m.fast) == 0 {
 		return
 	}
-	nc := int32(m.nclass)
-	var s int32
-	delta, class, hasOut := m.delta, &m.class, m.hasOut
+	fast, class := m.fast, &m.class
+	var v int32
 	for i := 0; i < len(data); i++ {
-		s = delta[s*nc+int32(class[data[i]])]
-		if !hasOut[s] {
+		v = fast[int(v>>1)+int(class[data[i]])]
+		if v&1 == 0 {
 			continue
 		}
-		for _, t := range m.out[s] {
+		st := int(v>>1) / m.nclass
+		for _, t := range m.out[st] {
 			start := i + 1 - len(m.terms[t])
 			end, ok := m.boundary(data, start, i+1, int(t))
 			if ok && !fn(int(t), start, end) {

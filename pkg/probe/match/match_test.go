@@ -2,6 +2,9 @@ package match
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -78,6 +81,23 @@ func BenchmarkScan(b *testing.B) {
 	m := New([]string{"command", "runnable", "parse", "flag", "help", "output", "execute", "error", "context", "writer", "buffer", "token"})
 	data := []byte(strings.Repeat("func (c *Command) execute(a []string) error { return c.Help(output) }\n", 2000))
 	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		m.Scan(data, func(int, int, int) bool { return true })
+	}
+}
+
+func BenchmarkScanGoSource(b *testing.B) {
+	var data []byte
+	for _, f := range []string{"net/http/server.go", "go/parser/parser.go", "fmt/print.go", "strings/strings.go"} {
+		d, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", f))
+		if err != nil {
+			b.Skip(err)
+		}
+		data = append(data, d...)
+	}
+	m := New([]string{"command", "runnable", "parse", "flag", "help", "output", "execute", "error", "context", "writer", "buffer", "token"})
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		m.Scan(data, func(int, int, int) bool { return true })
 	}
