@@ -30,14 +30,13 @@ func EventLog(root, runID string) string {
 // protector applies probe → quarantine → classify → wrap to each chunk and
 // appends the security events.
 type protector struct {
-	opt     Options
-	log     string
-	events  int
-	claimed map[string]bool
+	opt    Options
+	log    string
+	events int
 }
 
 func newProtector(opt Options) *protector {
-	return &protector{opt: opt, log: EventLog(opt.Root, opt.RunID), claimed: map[string]bool{}}
+	return &protector{opt: opt, log: EventLog(opt.Root, opt.RunID)}
 }
 
 func (p *protector) event(ev protect.SecurityEvent) error {
@@ -72,17 +71,14 @@ func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, error) 
 		Harvested:   fm.Harvested,
 	})
 	findings := protect.Probe(c.text)
-	sum := sha256.Sum256([]byte(c.text))
-	if len(fm.TrustClaims) > 0 && !p.claimed[out] {
-		// The claim is recorded and ignored: the tier above came from path
-		// and provenance only.
-		p.claimed[out] = true
-		if err := p.event(protect.SecurityEvent{EventType: "trust_claim_ignored", Decision: "flagged",
-			SourcePath: out, Patterns: []string{"frontmatter_trust_claim"}, TrustTier: string(tier),
-			Excerpts: []string{"frontmatter keys: " + strings.Join(fm.TrustClaims, ", ")}}); err != nil {
-			return schema.RecallChunk{}, err
-		}
+	if len(fm.TrustClaims) > 0 {
+		// The frontmatter is not part of the chunk text the probe saw, but a
+		// page that claims a tier there is flagged the same way: the claim
+		// never changes the tier above, and the page is quarantined.
+		findings = append(findings, protect.Finding{Pattern: "trust_claim",
+			Excerpt: "frontmatter " + strings.Join(fm.TrustClaims, ", "), Count: len(fm.TrustClaims)})
 	}
+	sum := sha256.Sum256([]byte(c.text))
 	rc := schema.RecallChunk{SourcePath: out, TrustTier: string(tier), Score: c.score, Lines: c.lines}
 	if protect.Blocking(findings) {
 		excerpts := make([]string, 0, len(findings))
