@@ -4,55 +4,112 @@ import (
 	"context"
 	"path"
 	"slices"
-	"strings"
+	"sort"
 	"time"
 
+	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/evalscore"
 )
 
 // baselineOptions configure the BM25 baseline.
 type baselineOptions struct {
 	// K1 and B are the BM25 parameters.
-	K1, B float64
-	// SkipTests leaves test files (evalscore.IsTestPath) out of the ranking.
-	SkipTests bool
-	// Exts, when not empty, limits the ranking to files with these extensions.
-	Exts []string
+	K1 float64 `json:"k1"`
+	B  float64 `json:"b"`
+	// Exts limits the reference baseline to files with these extensions;
+	// empty means the tree's main source language (mainLanguage).
+	Exts []string `json:"exts,omitempty"`
 }
 
-// baselineResult is the BM25 ranking of one task's tree.
+// baselineResult holds the two BM25 rankings of one task's tree.
 type baselineResult struct {
-	// Ranked holds every file with a positive score, best first.
-	Ranked []string
-	// Files is the number of files indexed.
-	Files int
+	// Ref ranks the non-test files of the tree's main source language, the
+	// protocol of the reference numbers in shared/eval/README.md; RefFiles is
+	// how many files it indexed and RefExts which extensions it kept.
+	Ref      []string
+	RefFiles int
+	RefExts  []string
+	// All ranks every file the pipeline's walker hands on, tests and docs
+	// included: the same candidates the pipeline chooses from.
+	All      []string
+	AllFiles int
 	// Seconds is the wall time of walking, indexing and ranking.
 	Seconds float64
 }
 
+// sourceExts are the extensions that count as source code when the main
+// language of a tree is chosen.
+var sourceExts = []string{".go", ".py", ".js", ".ts", ".tsx", ".jsx", ".rs", ".java", ".kt", ".c", ".h",
+	".cc", ".cpp", ".hpp", ".rb", ".php", ".cs", ".swift", ".scala"}
+
+// mainLanguage returns the source extension most non-test files of the tree
+// carry (ties broken by the order of sourceExts), or nil when none does.
+func mainLanguage(files []sourceFile) []string {
+	count := map[string]int{}
+	for _, f := range files {
+		if !evalscore.IsTestPath(f.Path) {
+			count[path.Ext(f.Path)]++
+		}
+	}
+	best := ""
+	for _, e := range sourceExts {
+		if count[e] > count[best] {
+			best = e
+		}
+	}
+	if best == "" {
+		return nil
+	}
+	return []string{best}
+}
+
 // runBaseline ranks the files of tree for the intent with plain BM25 over
-// whole-file contents.
+// whole-file contents, identifier-aware tokens without English stopwords
+// (bm25.Terms) for documents and query alike.
 func runBaseline(ctx context.Context, tree, intent string, o baselineOptions) (baselineResult, error) {
 	start := time.Now()
-	files, err := treeFiles(ctx, tree)
+	files, _, err := treeFiles(ctx, tree)
 	if err != nil {
 		return baselineResult{}, err
 	}
-	idx := evalscore.NewBM25(o.K1, o.B)
-	for _, f := range files {
-		if o.SkipTests && evalscore.IsTestPath(f.Path) {
-			continue
-		}
-		if len(o.Exts) > 0 && !slices.Contains(o.Exts, path.Ext(f.Path)) {
-			continue
-		}
-		idx.Add(f.Path, evalscore.Tokenize(strings.ToValidUTF8(string(f.Text), "\uFFFD")))
+	exts := o.Exts
+	if len(exts) == 0 {
+		exts = mainLanguage(files)
 	}
-	scored := idx.Rank(evalscore.Tokenize(intent))
-	res := baselineResult{Files: idx.Len()}
-	for _, s := range scored {
-		res.Ranked = append(res.Ranked, s.ID)
+	p := bm25.Params{K1: o.K1, B: o.B}
+	all, ref := bm25.New(p), bm25.New(p)
+	var allPaths, refPaths []string
+	for _, f := range files {
+		terms := bm25.Terms(f.Text)
+		all.Add(terms)
+		allPaths = append(allPaths, f.Path)
+		if !evalscore.IsTestPath(f.Path) && slices.Contains(exts, path.Ext(f.Path)) {
+			ref.Add(terms)
+			refPaths = append(refPaths, f.Path)
+		}
+	}
+	query := bm25.Terms(intent)
+	res := baselineResult{
+		Ref: ranked(ref, refPaths, query), RefFiles: len(refPaths), RefExts: exts,
+		All: ranked(all, allPaths, query), AllFiles: len(allPaths),
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// ranked returns the paths of the documents matching query, best first, ties
+// broken by path so the order does not depend on walk order.
+func ranked(ix *bm25.Index, paths []string, query []string) []string {
+	rs := ix.Search(query, 0)
+	sort.SliceStable(rs, func(i, j int) bool {
+		if rs[i].Score != rs[j].Score {
+			return rs[i].Score > rs[j].Score
+		}
+		return paths[rs[i].Doc] < paths[rs[j].Doc]
+	})
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = paths[r.Doc]
+	}
+	return out
 }

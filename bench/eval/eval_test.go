@@ -139,6 +139,7 @@ func TestBaselineRanksTreeFiles(t *testing.T) {
 		"cmd/flags.go":         "package cmd\nfunc parseFlags() {}\n",
 		"docs/zsh.md":          "zsh completion docs\n",
 		"bin/blob.go":          "zsh\x00completion",
+		"script/gen.py":        "# zsh completion\n",
 	}
 	for name, text := range files {
 		p := filepath.Join(tree, name)
@@ -147,21 +148,25 @@ func TestBaselineRanksTreeFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ctx := context.Background()
-	res, err := runBaseline(ctx, tree, "Fix zsh completion", baselineOptions{K1: 1.2, B: 0.75, SkipTests: true, Exts: []string{".go"}})
+	res, err := runBaseline(context.Background(), tree, "Fix the zsh completion", baselineOptions{K1: 1.2, B: 0.75})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(res.Ranked, " ") != "cmd/complete.go" || res.Files != 2 {
-		t.Errorf("non-test .go ranking %v over %d files", res.Ranked, res.Files)
+	// The main language is Go (two non-test .go files against one .py); the
+	// reference ranking keeps non-test .go files only.
+	if strings.Join(res.Ref, " ") != "cmd/complete.go" || res.RefFiles != 2 || strings.Join(res.RefExts, " ") != ".go" {
+		t.Errorf("reference ranking %v over %d files (%v)", res.Ref, res.RefFiles, res.RefExts)
 	}
-	res, err = runBaseline(ctx, tree, "Fix zsh completion", baselineOptions{K1: 1.2, B: 0.75})
+	// The binary file is skipped; test, doc and Python files are ranked.
+	if len(res.All) != 4 || res.AllFiles != 5 {
+		t.Errorf("all-files ranking %v over %d files", res.All, res.AllFiles)
+	}
+	res, err = runBaseline(context.Background(), tree, "Fix the zsh completion", baselineOptions{K1: 1.2, B: 0.75, Exts: []string{".py", ".md"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The binary file is skipped; test and doc files are ranked.
-	if len(res.Ranked) != 3 || res.Files != 4 {
-		t.Errorf("all-files ranking %v over %d files", res.Ranked, res.Files)
+	if strings.Join(res.Ref, " ") != "docs/zsh.md script/gen.py" && strings.Join(res.Ref, " ") != "script/gen.py docs/zsh.md" {
+		t.Errorf("--baseline-exts .py,.md ranking %v", res.Ref)
 	}
 }
 

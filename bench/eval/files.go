@@ -1,76 +1,45 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
-)
+	"sync"
 
-// maxFileBytes is the walker's default size cap (SPEC §4): larger files are
-// skipped by the pipeline, so the baseline skips them too.
-const maxFileBytes = 1 << 20
+	"github.com/rtch/rtch/pkg/walk"
+)
 
 // sourceFile is one file the baseline ranks.
 type sourceFile struct {
 	// Path is relative to the tree root, "/"-separated.
 	Path string
-	// Text is the file's content.
-	Text []byte
+	// Text is the file's content, decoded as the toolkit decodes it.
+	Text string
 }
 
-// treeFiles returns the regular text files under root in path order, with the
-// rules of the toolkit's walker that matter for a tree extracted from git: .git
-// skipped, symlinks not followed, binary files (a NUL byte in the first 8 KiB)
-// and files over 1 MiB skipped. Ignore files are not consulted: a tree from git
-// archive holds tracked files only.
-func treeFiles(ctx context.Context, root string) ([]sourceFile, error) {
-	var out []sourceFile
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" && p != root {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if info.Size() > maxFileBytes {
-			return nil
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		text, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			return err
-		}
-		if bytes.IndexByte(text[:min(len(text), 8<<10)], 0) >= 0 {
-			return nil
-		}
-		rel, err := filepath.Rel(root, p)
-		if err != nil {
-			return err
-		}
-		out = append(out, sourceFile{Path: filepath.ToSlash(rel), Text: text})
+// treeFiles returns the text files of root that the pipeline's walker hands on
+// (pkg/walk with its defaults: ignore files honoured, hidden entries, symlinks,
+// binary and oversize files skipped), in path order, so the baseline ranks the
+// same files the pipeline sees. The count of skipped entries is returned too.
+func treeFiles(ctx context.Context, root string) ([]sourceFile, int, error) {
+	skipped := 0
+	onSkip := func(walk.Skip) { skipped++ }
+	o := walk.Options{Root: root}
+	files, err := walk.Files(ctx, o, onSkip)
+	if err != nil {
+		return nil, 0, err
+	}
+	var mu sync.Mutex
+	out := make([]sourceFile, 0, len(files))
+	err = walk.Each(ctx, o, files, func(f walk.File, data []byte) error {
+		text := walk.DecodeText(data)
+		mu.Lock()
+		out = append(out, sourceFile{Path: f.Path, Text: text})
+		mu.Unlock()
 		return nil
-	})
+	}, onSkip)
+	if err != nil {
+		return nil, 0, err
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, err
+	return out, skipped, nil
 }

@@ -31,6 +31,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/evalscore"
 )
 
@@ -80,7 +81,8 @@ Flags:
   --json FILE         write per-task results and summaries as JSON
   --timeout D         limit for one task's pipeline (default 5m)
   --enough TEXT       the intake's --enough text (default: a fixed sentence)
-  --baseline-tests    let the baseline rank test files too (default: non-test files only)
+  --baseline-exts L   comma-separated extensions the reference BM25 ranks (default: the
+                      tree's main source language, e.g. .go or .py)
 
 Exit codes: 0 done (failed tasks are reported, not fatal), 1 the run failed,
 2 usage or missing input.
@@ -115,7 +117,6 @@ func parseFlags(args []string) (options, error) {
 	var o options
 	var tasks listFlag
 	var filter string
-	var baselineTests bool
 	var exts string
 	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
 	fs.SetOutput(new(strings.Builder))
@@ -130,7 +131,6 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.jsonOut, "json", "", "")
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "")
 	fs.StringVar(&o.enough, "enough", defaultEnough, "")
-	fs.BoolVar(&baselineTests, "baseline-tests", false, "")
 	fs.StringVar(&exts, "baseline-exts", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -172,7 +172,19 @@ func parseFlags(args []string) (options, error) {
 		}
 		o.cache = filepath.Join(base, "rtch-eval")
 	}
-	o.baseline = baselineOptions{K1: 1.2, B: 0.75, SkipTests: !baselineTests}
+	// The pipeline runs with the tree as its working directory, so every
+	// path it is given must be absolute.
+	for _, p := range []*string{&o.repos, &o.cache, &o.bin} {
+		if *p == "" {
+			continue
+		}
+		abs, err := filepath.Abs(*p)
+		if err != nil {
+			return o, err
+		}
+		*p = abs
+	}
+	o.baseline = baselineOptions{K1: bm25.Baseline.K1, B: bm25.Baseline.B}
 	if exts != "" {
 		o.baseline.Exts = strings.Split(exts, ",")
 	}
@@ -351,6 +363,7 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Material
 	fail := func(err error) taskResult {
 		r.Error = err.Error()
 		r.BM25 = &systemResult{Failed: true, Error: err.Error()}
+		r.BM25All = &systemResult{Failed: true, Error: err.Error()}
 		if !o.baselineOnly {
 			r.Pipeline = &systemResult{Failed: true, Error: err.Error()}
 		}
@@ -363,13 +376,18 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Material
 	if err != nil {
 		return fail(err)
 	}
+	if missing, err := os.ReadFile(tree + ".missing"); err == nil {
+		r.Omitted = strings.Fields(string(missing))
+	}
 	b, err := runBaseline(ctx, tree, t.Intent, o.baseline)
 	if err != nil {
 		r.BM25 = &systemResult{Failed: true, Error: err.Error()}
+		r.BM25All = &systemResult{Failed: true, Error: err.Error()}
 	} else {
-		r.BM25 = scoreRanking(b.Ranked, t)
-		r.BM25.Seconds = b.Seconds
-		r.BM25.Files = b.Files
+		r.BM25 = scoreRanking(b.Ref, t)
+		r.BM25.Seconds, r.BM25.Files, r.BM25.Exts = b.Seconds, b.RefFiles, b.RefExts
+		r.BM25All = scoreRanking(b.All, t)
+		r.BM25All.Seconds, r.BM25All.Files = b.Seconds, b.AllFiles
 	}
 	if o.baselineOnly {
 		return r

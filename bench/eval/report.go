@@ -38,8 +38,10 @@ type systemResult struct {
 	Cap    int `json:"cap,omitempty"`
 	// Halting is the packet's halting_reason.
 	Halting string `json:"halting_reason,omitempty"`
-	// Files is the number of files the baseline indexed.
-	Files int `json:"files,omitempty"`
+	// Files is the number of files a baseline indexed; Exts the extensions
+	// the reference baseline kept.
+	Files int      `json:"files,omitempty"`
+	Exts  []string `json:"exts,omitempty"`
 	// Seconds is the system's wall time on the task.
 	Seconds float64 `json:"seconds"`
 }
@@ -63,11 +65,16 @@ type taskResult struct {
 	Commit string `json:"commit"`
 	// Gold is the task's non-test gold files.
 	Gold []string `json:"gold"`
-	// Error is set when the tree could not be had, failing both systems.
+	// Error is set when the tree could not be had, failing every system.
 	Error string `json:"error,omitempty"`
-	// BM25 and Pipeline are the two systems' results; Pipeline is absent with
-	// --baseline-only.
+	// Omitted lists files of the tree left out because the mirror lacks
+	// their blobs (all far over the walker's size cap).
+	Omitted []string `json:"omitted,omitempty"`
+	// BM25 is the reference baseline (non-test files of the main language),
+	// BM25All the baseline over every file the pipeline sees, Pipeline the
+	// rtch pipeline (absent with --baseline-only).
 	BM25     *systemResult `json:"bm25"`
+	BM25All  *systemResult `json:"bm25_all"`
 	Pipeline *systemResult `json:"pipeline,omitempty"`
 }
 
@@ -84,7 +91,7 @@ func (r taskResult) progress() string {
 			return fmt.Sprintf(" %s first-gold@%d %.2fs", name, s.Rank.FirstGold, s.Seconds)
 		}
 	}
-	return r.ID + desc("bm25", r.BM25) + desc("pipeline", r.Pipeline)
+	return r.ID + desc("bm25", r.BM25) + desc("bm25-all", r.BM25All) + desc("rtch", r.Pipeline)
 }
 
 func firstLine(s string) string {
@@ -96,8 +103,10 @@ func firstLine(s string) string {
 type groupSummary struct {
 	// Group is the repository, or "overall".
 	Group string `json:"group"`
-	// BM25 and Pipeline summarise the two systems over the group's tasks.
+	// BM25, BM25All and Pipeline summarise the systems over the group's
+	// tasks.
 	BM25     evalscore.Summary  `json:"bm25"`
+	BM25All  evalscore.Summary  `json:"bm25_all"`
 	Pipeline *evalscore.Summary `json:"pipeline,omitempty"`
 }
 
@@ -139,14 +148,15 @@ func summarizeSet(s taskSet, results []taskResult, baselineOnly bool) setSummary
 	}
 	sort.Strings(repos)
 	group := func(name string, rs []taskResult) groupSummary {
-		var b, p []evalscore.Outcome
+		var b, a, p []evalscore.Outcome
 		for _, r := range rs {
 			b = append(b, r.BM25.outcome())
+			a = append(a, r.BM25All.outcome())
 			if r.Pipeline != nil {
 				p = append(p, r.Pipeline.outcome())
 			}
 		}
-		g := groupSummary{Group: name, BM25: evalscore.Summarize(b)}
+		g := groupSummary{Group: name, BM25: evalscore.Summarize(b), BM25All: evalscore.Summarize(a)}
 		if !baselineOnly {
 			ps := evalscore.Summarize(p)
 			g.Pipeline = &ps
@@ -190,12 +200,15 @@ func printMarkdown(w io.Writer, rep report) {
 					100*m.MRR, pct(m.PacketHasGold), pct(m.FileRecall), pct(m.LineRecall), tokens, m.MeanSeconds, m.MedianSeconds, m.Failed)
 			}
 			row("bm25", g.BM25)
+			row("bm25-all", g.BM25All)
 			if g.Pipeline != nil {
 				row("rtch", *g.Pipeline)
 			}
 		}
 		fmt.Fprintln(w)
 	}
+	fmt.Fprintln(w, "bm25: BM25 over the non-test files of the main language (the reference protocol); bm25-all: BM25 over")
+	fmt.Fprintln(w, "every file the pipeline sees; rtch: the packet's selected_surfaces.")
 	fmt.Fprintln(w, "acc@k: all non-test gold files in the top k; hit@k: any; MRR ×100 of the first gold file;")
 	fmt.Fprintln(w, "packet columns: % of tasks whose hydrated chunks hold a gold file, mean gold-file and gold-line recall")
 	fmt.Fprintln(w, "inside the chunks, mean est_tokens; s/task: mean and median wall seconds. Failed tasks count as misses.")
@@ -208,7 +221,7 @@ func printFailures(w io.Writer, rep report) {
 		for _, sys := range []struct {
 			name string
 			r    *systemResult
-		}{{"bm25", t.BM25}, {"pipeline", t.Pipeline}} {
+		}{{"bm25", t.BM25}, {"bm25-all", t.BM25All}, {"rtch", t.Pipeline}} {
 			if sys.r == nil || !sys.r.Failed {
 				continue
 			}

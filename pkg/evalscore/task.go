@@ -1,9 +1,9 @@
 // Package evalscore scores file-localization rankings against tasks with known
 // answers: the task files under shared/eval (real fixes with their gold files and
 // gold line ranges), the metrics of SPEC §11 (acc@k, hit@k, MRR, gold-file and
-// gold-line recall inside the packet's hydrated chunks), and the plain BM25
-// baseline the pipeline is measured against. It reads tasks from an io.Reader and
-// returns values; the runner in bench/eval does the I/O around it.
+// gold-line recall inside the packet's hydrated chunks) and their aggregation
+// per group. It reads tasks from an io.Reader and returns values; the runner in
+// bench/eval does the I/O around it.
 package evalscore
 
 import (
