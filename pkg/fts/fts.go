@@ -134,6 +134,9 @@ type Options struct {
 	// diagnostics in ListDiags), so the tree is not walked twice.
 	Files     []wiki.File
 	ListDiags []wiki.Diagnostic
+	// Progress, when set, is called as pages are (re)indexed with the
+	// number done and the number to do, and once more with done == total.
+	Progress func(done, total int)
 }
 
 // Open opens (building or rebuilding as needed) the index of the wiki under
@@ -325,7 +328,7 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 			return st, nil, err
 		}
 		var rdiags []wiki.Diagnostic
-		st, rdiags, err = ix.apply(ctx, tx, files, have, opt.Now().UnixNano())
+		st, rdiags, err = ix.apply(ctx, tx, files, have, opt.Now().UnixNano(), opt.Progress)
 		if err != nil {
 			tx.Rollback()
 			return st, nil, err
@@ -437,12 +440,23 @@ func needsWrite(files []wiki.File, have map[string]stored) bool {
 	return false
 }
 
-func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have map[string]stored, now int64) (Stats, []wiki.Diagnostic, error) {
+func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have map[string]stored, now int64, progress func(done, total int)) (Stats, []wiki.Diagnostic, error) {
 	var st Stats
 	var diags []wiki.Diagnostic
 	var ins *stmts
 	onDisk := map[string]bool{}
-	for _, f := range files {
+	if progress != nil {
+		defer func() { progress(len(files), len(files)) }()
+	}
+	for i, f := range files {
+		if i%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return st, nil, err
+			}
+			if progress != nil && i > 0 {
+				progress(i, len(files))
+			}
+		}
 		onDisk[f.Path] = true
 		s, ok := have[f.Path]
 		if ok && fresh(f, s) {

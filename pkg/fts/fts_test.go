@@ -277,3 +277,32 @@ func BenchmarkBuild1000(b *testing.B) {
 		ix.Close()
 	}
 }
+
+func TestProgress(t *testing.T) {
+	root := t.TempDir()
+	if err := synth.Generate(root, 600, 2); err != nil {
+		t.Fatal(err)
+	}
+	var calls [][2]int
+	ix, _, _, err := Open(context.Background(), root, Options{Now: later, Progress: func(d, n int) { calls = append(calls, [2]int{d, n}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	if len(calls) < 3 || calls[len(calls)-1] != [2]int{601, 601} || calls[0][0] != 256 {
+		t.Fatalf("progress calls %v", calls)
+	}
+	// Cancelled work stops and leaves no temporary file behind.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	os.Remove(filepath.Join(root, RelPath))
+	if _, _, _, err := Open(ctx, root, Options{Now: later}); err == nil {
+		t.Fatal("cancelled build succeeded")
+	}
+	left, _ := filepath.Glob(filepath.Join(root, ".guild/indexes/.wiki.sqlite.tmp-*"))
+	if len(left) != 0 || fileExists(filepath.Join(root, RelPath)) {
+		t.Fatalf("left behind: %v", left)
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -58,6 +58,9 @@ type Options struct {
 	Tool string
 	// Warn receives every diagnostic ("path:line: message"); may be nil.
 	Warn func(string)
+	// Progress, when set, reports index builds: the guild root (relative),
+	// pages done and pages to do; done == total ends a build.
+	Progress func(root string, done, total int)
 }
 
 // Result is a protected recall: the guild.recall payload plus what the

@@ -65,6 +65,10 @@ func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.Fi
 		files = []wiki.File{}
 	}
 	fopt := fts.Options{MaxPageBytes: set.MaxPageBytes, Files: files, ListDiags: listDiags}
+	rel, _ := filepath.Rel(opt.Root, root)
+	if opt.Progress != nil {
+		fopt.Progress = func(done, total int) { opt.Progress(filepath.ToSlash(rel), done, total) }
+	}
 	ix, st, diags, err := fts.Open(ctx, root, fopt)
 	if err != nil {
 		return nil, err
@@ -92,8 +96,7 @@ func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.Fi
 	if err != nil {
 		return nil, err
 	}
-	key, _ := filepath.Rel(opt.Root, root)
-	res.Index[filepath.ToSlash(key)] = st
+	res.Index[filepath.ToSlash(rel)] = st
 	var superseded map[string]bool
 	if len(hits) > 0 {
 		if superseded, err = ix.Superseded(ctx); err != nil {

@@ -108,6 +108,13 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		Root: root, Query: o.query, RunID: o.runID, Category: o.category, Limit: o.limit,
 		Settings: cfg.Settings(), Now: now, Tool: "guild-recall",
 		Warn: func(s string) { env.Warnf("%s", s) },
+		Progress: func(root string, done, total int) {
+			if done >= total {
+				env.ProgressDone()
+				return
+			}
+			env.Progressf("indexing %s: %d/%d pages", root, done, total)
+		},
 	})
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "--run-id") || strings.HasPrefix(err.Error(), recall.WorkspacePath) || strings.Contains(err.Error(), guildconfig.RelPath) {
