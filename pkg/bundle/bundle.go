@@ -262,7 +262,7 @@ func Build(opt Options, taskIDs []string) ([]*Bundle, error) {
 			rl := role.render(k)
 			ok := true
 			for _, lp := range lanes {
-				if _, err := pr.fit(lp, rl, role, k); err != nil {
+				if _, err := pr.fit(lp, rl, role, k, false); err != nil {
 					ok = false
 					break
 				}
@@ -272,11 +272,24 @@ func Build(opt Options, taskIDs []string) ([]*Bundle, error) {
 			}
 		}
 		rl := role.render(k)
+		var wider layerText
+		if k < len(role.entities) {
+			wider = role.render(k + 1)
+		}
 		for _, lp := range lanes {
 			if !isTarget[lp.lane.TaskID] {
 				continue
 			}
-			b, err := pr.fit(lp, rl, role, k)
+			// A lane that needs the entity cut itself gets every earlier cut in
+			// full first (the SPEC order is a priority order); a lane that only
+			// shares the smaller Role layer keeps its own fewest cuts.
+			full := false
+			if k < len(role.entities) {
+				if _, err := pr.fit(lp, wider, role, k+1, false); err != nil {
+					full = true
+				}
+			}
+			b, err := pr.fit(lp, rl, role, k, full)
 			if err != nil {
 				fitErrs = append(fitErrs, err)
 				continue

@@ -363,12 +363,27 @@ func TestTrimRefsAndEntities(t *testing.T) {
 	// Make the Task layer so big that only dropping entity pages fits: every
 	// backend lane then shares the smaller Role layer and says so.
 	write(t, root, map[string]string{".guild/runs/r1/handoffs/T1.md": strings.Replace(receiptFile("T1-backend"), `"Index built."`, fmt.Sprintf("%q", strings.Repeat("s", 590)), 1),
-		"wiki/concepts/ranking.md": page("type: concept\n", "# Ranking\n\n"+strings.Repeat("Ranking words for the top ref. ", 180)),
+		"wiki/concepts/ranking.md": page("type: concept\n", "# Ranking\n\n"+strings.Repeat("Ranking words for the top ref. ", 170)),
 		"wiki/concepts/paging.md":  page("type: concept\n", "# Paging\n\n"+strings.Repeat("Paging words for the second ref. ", 200)),
 	})
-	bs, err = Build(opts(root), []string{"T1-backend", "T2-backend"})
+	o := opts(root)
+	o.Recall = fakeRecall([]int{100}, []int{100})
+	bs, err = Build(o, []string{"T1-backend", "T2-backend"})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// T2 needs the entity cut itself, so every earlier step is taken whole
+	// first (SPEC order is priority order); T1 only shares the Role layer and
+	// keeps its recall.
+	var kinds []string
+	for _, d := range dropLines(bs[1]) {
+		kinds = append(kinds, strings.SplitN(d, ":", 2)[0])
+	}
+	if strings.Join(kinds, ",") != "knowledge graph,recall,named refs,entity pages" {
+		t.Errorf("T2 cuts %q", dropLines(bs[1]))
+	}
+	if d := dropLines(bs[0]); len(d) != 1 || !strings.Contains(bs[0].Text, "### Recall") {
+		t.Errorf("T1 cuts %q", d)
 	}
 	r1, _ := lint.Layer(bs[0].Text, lint.RoleHeading)
 	r2, _ := lint.Layer(bs[1].Text, lint.RoleHeading)

@@ -510,8 +510,19 @@ func (lp *lanePlan) cutRefs(n int) map[int]bool {
 
 // fit renders the lane's bundle with the Role layer rl, cutting in SPEC §10's
 // order until it fits the hard cap and the graph sub-cap, then lints it.
-func (pr *project) fit(lp *lanePlan, rl layerText, role *roleLayer, k int) (*Bundle, error) {
+//
+// With full, every earlier step is taken whole: the lane needs the entity cut,
+// and the entity pages outrank everything cut before them.
+func (pr *project) fit(lp *lanePlan, rl layerText, role *roleLayer, k int, full bool) (*Bundle, error) {
 	var c cuts
+	if full {
+		c = cuts{graph: len(lp.graph), codemap: len(lp.codemap), recall: len(lp.recall), refs: lp.refCuttable()}
+		b := pr.render(lp, rl, role, k, c)
+		if tokens.Estimate(b.Text) > HardCap || lint.GraphTokens(b.Text) > GraphCap {
+			return nil, fmt.Errorf("lane %s cannot fit the %d-token cap: %d tokens after every cut (graph, codebase map, recall, named refs, entity pages down to %d); the Universal layer, the lane block and the upstream contracts are never cut", lp.lane.TaskID, HardCap, tokens.Estimate(b.Text), k)
+		}
+		return pr.lintOK(lp, b)
+	}
 	fits := func(c cuts) (graphOK, capOK bool) {
 		b := pr.render(lp, rl, role, k, c)
 		return lint.GraphTokens(b.Text) <= GraphCap, tokens.Estimate(b.Text) <= HardCap
@@ -563,6 +574,11 @@ func (pr *project) fit(lp *lanePlan, rl layerText, role *roleLayer, k int) (*Bun
 	if !done {
 		return nil, fmt.Errorf("lane %s cannot fit the %d-token cap: %d tokens after every cut (graph, codebase map, recall, named refs, entity pages down to %d); the Universal layer, the lane block and the upstream contracts are never cut", lp.lane.TaskID, HardCap, tokens.Estimate(b.Text), k)
 	}
+	return pr.lintOK(lp, b)
+}
+
+// lintOK lints a fitted bundle strictly; a failing bundle is an error.
+func (pr *project) lintOK(lp *lanePlan, b *Bundle) (*Bundle, error) {
 	b.Verdict = lint.Check(b.Path, b.Text, lint.Options{Strict: true})
 	if !b.Verdict.Pass {
 		return nil, fmt.Errorf("lane %s: the assembled bundle fails lint: %s", lp.lane.TaskID, strings.Join(b.Verdict.Reasons, "; "))
