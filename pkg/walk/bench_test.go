@@ -39,22 +39,29 @@ func BenchmarkFilesGOROOT(b *testing.B) {
 		}
 		b.ReportMetric(float64(n), "files")
 	})
-	b.Run("FilesEach", func(b *testing.B) {
-		var bytes atomic.Int64
-		for b.Loop() {
-			bytes.Store(0)
-			fs, err := Files(ctx, Options{Root: src}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			err = Each(ctx, Options{Root: src}, fs, func(f File, data []byte) error {
-				bytes.Add(int64(len(data)))
-				return nil
-			}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
+	for _, reuse := range []bool{false, true} {
+		name := "FilesEach"
+		if reuse {
+			name = "FilesEachReuse"
 		}
-		b.SetBytes(bytes.Load())
-	})
+		b.Run(name, func(b *testing.B) {
+			var bytes atomic.Int64
+			o := Options{Root: src, ReuseBuffers: reuse}
+			for b.Loop() {
+				bytes.Store(0)
+				fs, err := Files(ctx, o, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				err = Each(ctx, o, fs, func(f File, data []byte) error {
+					bytes.Add(int64(len(data)))
+					return nil
+				}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(bytes.Load())
+		})
+	}
 }
