@@ -108,6 +108,8 @@ func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budg
 		}
 		i := addTerm(ct)
 		switch {
+		case c.Use == "caution":
+			byFamily[FamilyCaution] = append(byFamily[FamilyCaution], i)
 		case c.Origin == "explicit_seed":
 			byFamily[FamilyExplicitSeed] = append(byFamily[FamilyExplicitSeed], i)
 		case c.Origin == "durable_handle":
@@ -173,6 +175,7 @@ func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budg
 	add(FamilyHeading, byFamily[FamilyHeading], targetKindConfirmed)
 	add(FamilyKey, byFamily[FamilyKey], targetKindConfirmed)
 	add(FamilyBacklink, byFamily[FamilyBacklink], targetKindOccurrence)
+	add(FamilyCaution, byFamily[FamilyCaution], targetKindOccurrence)
 	docsFirst := profile == "doctrine_chain" || profile == "audit_history" || profile == "manifest_registry"
 	if docsFirst {
 		add(FamilyTruthPhrase, byFamily[FamilyTruthPhrase], targetKindOccurrence)
