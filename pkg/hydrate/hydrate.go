@@ -135,7 +135,9 @@ type step struct {
 	whole   bool
 	replace bool
 	chunks  []schema.Chunk
-	cost    int
+	// cost is estimated until built, exact after.
+	cost  int
+	built bool
 }
 
 // segment is a line range with the anchor it was built around.
@@ -373,11 +375,11 @@ func (h *hydrator) plan(sf *surface) {
 	}
 	segs := h.segments(sf)
 	first := &step{seg: segs[0]}
-	h.build(sf, first)
+	h.estimate(sf, first)
 	wholeOK := n <= h.o.WholeFileLines || (sf.known && h.o.Fanout != "wide" && n <= h.o.KnownTargetLines)
 	if wholeOK && !(segs[0].s == 1 && segs[0].e == n) {
 		whole := &step{seg: segment{s: 1, e: n, target: segs[0].target, hit: segs[0].hit, anchors: allAnchors(segs)}, whole: true}
-		h.build(sf, whole)
+		h.estimate(sf, whole)
 		if 2*whole.cost <= 3*first.cost {
 			// Small enough that the whole file costs little more than a window.
 			sf.steps = []*step{whole}
@@ -393,7 +395,7 @@ func (h *hydrator) plan(sf *surface) {
 	sf.steps = []*step{first}
 	for _, sg := range segs[1:] {
 		st := &step{seg: sg}
-		h.build(sf, st)
+		h.estimate(sf, st)
 		sf.steps = append(sf.steps, st)
 	}
 }
@@ -552,6 +554,14 @@ func classStrength(c string) int {
 	return 0
 }
 
+// estimate prices a step from its text before protection. Redaction and the
+// injection probe run only on the steps that may be taken (see take), since
+// most planned windows are never read.
+func (h *hydrator) estimate(sf *surface, st *step) {
+	text, _ := sf.file.Render(st.seg.s, st.seg.e, h.o.MaxLineRunes)
+	st.cost = tokens.Estimate(text)
+}
+
 // build turns a step's range into chunks (raw ranges around corrected rows, plus
 // the effective view of each corrected row) and prices it.
 func (h *hydrator) build(sf *surface, st *step) {
@@ -579,6 +589,7 @@ func (h *hydrator) build(sf *surface, st *step) {
 	for _, c := range st.chunks {
 		st.cost += c.EstTokens
 	}
+	st.built = true
 }
 
 // rawChunk reads lines s..e of the surface as a chunk.
@@ -857,6 +868,9 @@ func (h *hydrator) fill(surfaces []*surface) {
 func (h *hydrator) take(sf *surface, limit int) bool {
 	for sf.next < len(sf.steps) {
 		st := sf.steps[sf.next]
+		if !st.built {
+			h.build(sf, st)
+		}
 		delta := st.cost
 		if st.replace {
 			delta -= sf.spent
@@ -929,15 +943,19 @@ func (h *hydrator) unread(sf *surface) {
 	}
 	var ranges []string
 	for _, st := range sf.steps[sf.next:] {
+		cost := fmt.Sprintf("%d tokens", st.cost)
+		if !st.built {
+			cost = "~" + cost // priced before redaction
+		}
 		if st.replace {
 			if len(sf.chunks) > 0 {
-				ranges = append(ranges, fmt.Sprintf("the rest of the file (whole-file read, %d tokens)", st.cost))
+				ranges = append(ranges, fmt.Sprintf("the rest of the file (whole-file read, %s)", cost))
 			} else {
-				ranges = append(ranges, fmt.Sprintf("%s (whole file, %d tokens)", LineRange(1, sf.file.Lines()), st.cost))
+				ranges = append(ranges, fmt.Sprintf("%s (whole file, %s)", LineRange(1, sf.file.Lines()), cost))
 			}
 			continue
 		}
-		ranges = append(ranges, fmt.Sprintf("%s (%d tokens)", LineRange(st.seg.s, st.seg.e), st.cost))
+		ranges = append(ranges, fmt.Sprintf("%s (%s)", LineRange(st.seg.s, st.seg.e), cost))
 	}
 	size, lines := int64(len(sf.file.Data)), sf.file.Lines()
 	if len(ranges) > 0 {
