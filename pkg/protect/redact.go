@@ -14,31 +14,39 @@ type redaction struct {
 	re    *regexp.Regexp
 	group int
 	check func(secret string) bool
+	// need lists literals one of which every match contains, in the text's
+	// ASCII-lowercased form: a rule whose literals are all absent is skipped
+	// without running its regexp.
+	need []string
 }
 
 var redactions = []redaction{
-	{rule: "private_key", re: regexp.MustCompile(`(?s)-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)`)},
-	{rule: "aws_access_key_id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`)},
-	{rule: "aws_secret_access_key", group: 1, re: regexp.MustCompile(`(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
-	{rule: "gcp_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`)},
-	{rule: "gcp_oauth_client_secret", re: regexp.MustCompile(`\bGOCSPX-[0-9A-Za-z_\-]{28}`)},
-	{rule: "azure_storage_key", group: 1, re: regexp.MustCompile(`(?i)AccountKey=([A-Za-z0-9+/]{86}==)`)},
-	{rule: "azure_sas_signature", group: 1, re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/=]{40,})`)},
-	{rule: "azure_client_secret", re: regexp.MustCompile(`\b[a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34}`)},
-	{rule: "github_token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b`)},
-	{rule: "github_token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{82}\b`)},
-	{rule: "gitlab_token", re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|ft|cbt)-[A-Za-z0-9_\-]{20,}`)},
-	{rule: "slack_webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}`)},
-	{rule: "slack_token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`)},
-	{rule: "stripe_key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}`)},
-	{rule: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
-	{rule: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{rule: "url_credentials", group: 1, check: notPlaceholder, re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,100}:([^\s/@]{1,200})@`)},
+	{need: []string{"private key"}, rule: "private_key", re: regexp.MustCompile(`(?s)-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----|$)`)},
+	{need: []string{"akia", "asia", "abia", "acca", "agpa", "aida", "aroa", "anpa", "anva", "aipa"}, rule: "aws_access_key_id", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`)},
+	{need: []string{"aws"}, rule: "aws_secret_access_key", group: 1, re: regexp.MustCompile(`(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
+	{need: []string{"aiza"}, rule: "gcp_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}`)},
+	{need: []string{"gocspx-"}, rule: "gcp_oauth_client_secret", re: regexp.MustCompile(`\bGOCSPX-[0-9A-Za-z_\-]{28}`)},
+	{need: []string{"accountkey="}, rule: "azure_storage_key", group: 1, re: regexp.MustCompile(`(?i)AccountKey=([A-Za-z0-9+/]{86}==)`)},
+	{need: []string{"sig="}, rule: "azure_sas_signature", group: 1, re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/=]{40,})`)},
+	{need: []string{"q~"}, rule: "azure_client_secret", re: regexp.MustCompile(`\b[a-zA-Z0-9_~.]{3}[0-9]Q~[a-zA-Z0-9_~.\-]{31,34}`)},
+	{need: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"}, rule: "github_token", re: regexp.MustCompile(`\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b`)},
+	{need: []string{"github_pat_"}, rule: "github_token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{82}\b`)},
+	{need: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glcbt-"}, rule: "gitlab_token", re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|ft|cbt)-[A-Za-z0-9_\-]{20,}`)},
+	{need: []string{"hooks.slack.com"}, rule: "slack_webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,}`)},
+	{need: []string{"xox"}, rule: "slack_token", re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`)},
+	{need: []string{"_live_", "_test_"}, rule: "stripe_key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}`)},
+	{need: []string{"npm_"}, rule: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+	{need: []string{"eyj"}, rule: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{need: []string{"://"}, rule: "url_credentials", group: 1, check: notPlaceholder, re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,100}:([^\s/@]{1,200})@`)},
 	// name = "…" with a high-entropy quoted value
-	{rule: "secret_assignment", group: 1, check: quotedSecret, re: regexp.MustCompile(secretName + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
+	{need: secretWords, rule: "secret_assignment", group: 1, check: quotedSecret, re: regexp.MustCompile(secretName + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
 	// name=value unquoted (env files, YAML, shell) with a long high-entropy value
-	{rule: "secret_assignment", group: 1, check: bareSecret, re: regexp.MustCompile(secretName + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
+	{need: secretWords, rule: "secret_assignment", group: 1, check: bareSecret, re: regexp.MustCompile(secretName + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
 }
+
+// secretWords are the literals (lowercase) every secretName contains.
+var secretWords = []string{"password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "accesskey",
+	"access_key", "privatekey", "private_key", "authkey", "auth_key", "credential"}
 
 // secretName is an identifier ending in a secret-bearing word (db_password,
 // API_TOKEN, clientSecret, secretKey); the keyword must end the name, so
@@ -56,11 +64,15 @@ const secretName = `(?i)\b[a-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api_?
 // random (mixed letters and digits, high entropy, not a placeholder).
 func Redact(text string) (string, []string) {
 	fired := map[string]bool{}
+	lower := asciiLower(text)
 	for _, r := range redactions {
-		if !r.re.MatchString(text) {
+		if !containsAny(lower, r.need) {
 			continue
 		}
-		text = replaceSecrets(text, r, fired)
+		if out := replaceSecrets(text, r, fired); out != text {
+			text = out
+			lower = asciiLower(text)
+		}
 	}
 	rules := make([]string, 0, len(fired))
 	for k := range fired {
@@ -159,4 +171,24 @@ func entropy(s string) float64 {
 		}
 	}
 	return h
+}
+
+// asciiLower lowercases ASCII letters only, keeping byte offsets.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+func containsAny(s string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
 }

@@ -206,7 +206,9 @@ func escapeText(text string) string {
 		i += n
 	}
 	out := b.String()
-	if nameRE.MatchString(buildView(out, false, false).text) {
+	// Escaping only adds ¤ sequences, which cannot join letters into a
+	// name, so the output needs re-checking only when the input held one.
+	if len(breaks) > 0 && nameRE.MatchString(buildView(out, false, false).text) {
 		// Unreachable by construction (every name match gets a break inside
 		// it); kept so that a folding bug can never emit a live delimiter.
 		return escapeAll(text)
@@ -219,6 +221,9 @@ func escapeText(text string) string {
 // after "guild" (or after "llacer" for the reversed name).
 func nameBreaks(text string) []int {
 	v := buildView(text, false, true)
+	if !strings.Contains(v.text, "guild") && !strings.Contains(v.text, "llacer") {
+		return nil
+	}
 	ms := nameRE.FindAllStringIndex(v.text, -1)
 	if len(ms) == 0 {
 		return nil
