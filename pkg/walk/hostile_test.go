@@ -360,3 +360,42 @@ func TestEachStopsOnError(t *testing.T) {
 		t.Errorf("Files on cancelled ctx = %v", err)
 	}
 }
+
+// TestHostileIgnoreFiles: a 2 GiB sparse .gitignore, a FIFO named .ignore
+// and a symlinked .rtchignore are not read (warnings, no hang, flat
+// memory); the walk goes on without them.
+func TestHostileIgnoreFiles(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a.md": "a", "sub/b.md": "b", "sub/c.md": "c", "rules": "c.md\n"})
+	f, err := os.Create(filepath.Join(dir, ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(2 << 30); err != nil {
+		t.Skipf("no sparse files here: %v", err)
+	}
+	f.Close()
+	if err := mkfifo(filepath.Join(dir, "sub/.ignore")); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	if err := os.Symlink("../rules", filepath.Join(dir, "sub/.rtchignore")); err != nil {
+		t.Fatal(err)
+	}
+	var warns []string
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	files, err := Files(context.Background(), Options{Root: dir, Warn: func(f string, a ...any) { warns = append(warns, sprintf(f, a...)) }}, nil)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(paths(files), " "); got != "a.md rules sub/b.md sub/c.md" {
+		t.Errorf("files: %s", got)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
+		t.Errorf("walk allocated %d bytes: the huge .gitignore was read", grew)
+	}
+	if len(warns) != 1 || !strings.Contains(warns[0], ".gitignore: not used: 2147483648 bytes") {
+		t.Errorf("warnings %q", warns)
+	}
+}

@@ -45,6 +45,7 @@ func TestUnreadable(t *testing.T) {
 		"WARN noperm_dir: unreadable, skipped: permission denied",
 		"WARN noperm_file.md: unreadable, skipped: permission denied",
 		"TEXT ok.md",
+		"ROOT noperm_dir: ERROR walk: cannot list the root: open " + filepath.Join(dir, "noperm_dir") + ": permission denied",
 	} {
 		if !strings.Contains(out, want+"\n") {
 			t.Errorf("missing %q in:\n%s", want, out)
@@ -68,6 +69,9 @@ func unreadableReport(w io.Writer, dir string) {
 	if err != nil {
 		fmt.Fprintf(w, "ERROR %v\n", err)
 	}
+	// A root that cannot be listed is an error, not an empty tree.
+	_, err = Files(context.Background(), Options{Root: filepath.Join(dir, "noperm_dir")}, nil)
+	fmt.Fprintf(w, "ROOT noperm_dir: ERROR %v\n", err)
 }
 
 // TestUnreadableHelper is the body of TestUnreadable when it runs as

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -148,6 +149,9 @@ func Files(ctx context.Context, o Options, skip func(Skip)) ([]File, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if w.rootErr != nil {
+		return nil, w.rootErr
+	}
 	var files []File
 	var skips []Skip
 	var warns []warning
@@ -215,6 +219,7 @@ type walker struct {
 	results  []*result
 
 	mu      sync.Mutex
+	rootErr error // the root itself could not be listed
 	cond    *sync.Cond
 	queue   []job
 	pending int // jobs queued or running
@@ -305,7 +310,7 @@ func hasGit(dir string) bool {
 func (w *walker) infoExclude(dir string) *ignore.List {
 	gitdir := filepath.Join(dir, ".git")
 	if st, err := os.Stat(gitdir); err == nil && !st.IsDir() {
-		b, err := os.ReadFile(gitdir)
+		b, err := readSmall(gitdir)
 		if err != nil {
 			return nil
 		}
@@ -318,7 +323,7 @@ func (w *walker) infoExclude(dir string) *ignore.List {
 			g = filepath.Join(dir, g)
 		}
 		gitdir = g
-		if c, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		if c, err := readSmall(filepath.Join(gitdir, "commondir")); err == nil {
 			cd := strings.TrimSpace(string(c))
 			if !filepath.IsAbs(cd) {
 				cd = filepath.Join(gitdir, cd)
@@ -326,12 +331,54 @@ func (w *walker) infoExclude(dir string) *ignore.List {
 			gitdir = cd
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(gitdir, "info", "exclude"))
+	b, err := readSmall(filepath.Join(gitdir, "info", "exclude"))
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.warnf(nil, "", "%s: not used: %v", filepath.Join(gitdir, "info", "exclude"), err)
+		}
 		return nil
 	}
 	base := w.matchRel(dir)
 	return ignore.Parse(b, base, filepath.ToSlash(filepath.Join(".git", "info", "exclude")))
+}
+
+// maxIgnoreFile caps the size of an ignore file (and of git's small
+// metadata files) the walker reads: a hostile tree must not make it load a
+// 2 GiB .gitignore. Real ones are a few KiB.
+const maxIgnoreFile = 4 << 20
+
+// readSmall reads a small regular file with the same guards as Read: no
+// symlink followed at the last step, no FIFO opened blocking, a size cap.
+func readSmall(path string) ([]byte, error) {
+	h, size, mode, err := openRead(path)
+	if err != nil {
+		if errors.Is(err, syscall.ELOOP) {
+			return nil, errors.New("is a symlink; not followed")
+		}
+		return nil, err
+	}
+	defer h.close()
+	if !mode.IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if size > maxIgnoreFile {
+		return nil, fmt.Errorf("%d bytes, over the %d-byte limit for ignore files", size, maxIgnoreFile)
+	}
+	buf := make([]byte, 0, size+1)
+	for int64(len(buf)) <= maxIgnoreFile {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		k, err := h.read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return nil, fmt.Errorf("grew over the %d-byte limit for ignore files", maxIgnoreFile)
 }
 
 // matchRel returns the path of an absolute directory relative to the
@@ -368,9 +415,9 @@ func (w *walker) extend(parent *node, dir, base string, repo bool, present map[s
 		if !present[name] {
 			return tier
 		}
-		b, err := os.ReadFile(filepath.Join(dir, name))
+		b, err := readSmall(filepath.Join(dir, name))
 		if err != nil {
-			w.warnf(nil, joinRel(base, name), "cannot read %s: %v", filepath.Join(dir, name), err)
+			w.warnf(nil, joinRel(base, name), "%s: not used: %v", quote(joinRel(base, name)), err)
 			return tier
 		}
 		l := ignore.Parse(b, base, joinRel(base, name))
@@ -515,6 +562,12 @@ func (w *walker) dir(j job, r *result) {
 	}
 	h, entries, err := openDir(j.abs, j.rel == "", r.buf)
 	defer h.close()
+	if err != nil && j.rel == "" && entries == nil {
+		w.mu.Lock()
+		w.rootErr = fmt.Errorf("walk: cannot list the root: %w", err)
+		w.mu.Unlock()
+		return
+	}
 	if err != nil {
 		// Keep whatever was listed; report the failure.
 		w.unreadable(r, j.rel, err)
