@@ -402,7 +402,8 @@ func (pr *project) universal() layerText {
 	return lt
 }
 
-// note records a quarantined page as a security event and a warning.
+// note records a quarantined page as a security event (once per page) and a
+// warning.
 func (pr *project) note(p protected) {
 	if !p.quarantined {
 		return
@@ -412,16 +413,10 @@ func (pr *project) note(p protected) {
 			return
 		}
 	}
-	pr.opt.Warn("%s: quarantined (patterns: %s); its text is withheld from the bundle", p.path, strings.Join(protect.Patterns(p.findings), ", "))
-	pr.events = append(pr.events, protect.SecurityEvent{
-		EventType:  "recall_quarantine",
-		Decision:   "blocked",
-		SourcePath: p.path,
-		Patterns:   protect.Patterns(p.findings),
-		RunID:      pr.opt.RunID,
-		Tool:       "guild-bundle",
-		TrustTier:  string(p.tier),
-	})
+	pr.opt.Warn("%s: quarantined (patterns: %s); its text is withheld from the bundle", p.path, strings.Join(p.event.Patterns, ", "))
+	ev := *p.event
+	ev.RunID = pr.opt.RunID
+	pr.events = append(pr.events, ev)
 }
 
 // roleLayer is the Role layer of one specialist before the entity count is

@@ -72,7 +72,7 @@ func newProject(t *testing.T, extra map[string]string) string {
 		".guild/principles.md":                 "# Principles\n\nSmall reversible changes.\n",
 		"wiki/context/project-overview.md":     "# Overview\n\nInvoices and payments for small businesses.\n",
 		"wiki/context/goals.md":                "# Goals\n\nFast invoice search.\n",
-		"wiki/standards/coding-standards.md":   page("type: standard\nowner: operator\n", "# Coding standards\n\nRun gofmt.\n"),
+		"wiki/standards/coding-standards.md":   page("type: standard\nreviewed: true\n", "# Coding standards\n\nRun gofmt.\n"),
 		"wiki/entities/services/search.md":     page("type: entity\nconfidence: high\nsource_refs: [pkg/search]\n", "# Search service\n\nThe invoice search index and API.\n"),
 		"wiki/entities/services/api.md":        page("type: entity\n", "# API\n\nServes invoice search results and payments.\n"),
 		"wiki/entities/services/unrelated.md":  page("type: entity\n", "# Mailer\n\nSends email.\n"),

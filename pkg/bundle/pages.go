@@ -35,6 +35,8 @@ func RoleGroup(specialist string) string { return roleGroups[strings.ToLower(spe
 type protected struct {
 	// path is the source path.
 	path string
+	// prov is what the tier was decided from (kept for the page's extract).
+	prov protect.Provenance
 	// tier is operator, trusted or untrusted.
 	tier protect.Tier
 	// text is the rendered text: escaped operator text, a wrapped block, or a
@@ -42,16 +44,19 @@ type protected struct {
 	text string
 	// quarantined reports withheld text.
 	quarantined bool
-	// findings are the probe's findings, for the security log.
-	findings []protect.Finding
+	// event is the security event of a quarantined page (run id unset).
+	event *protect.SecurityEvent
 }
 
 func (p protected) wrapped() bool { return p.tier != protect.TierOperator && !p.quarantined }
 
 // provenance is what protect.Classify may know of a page: its path and
-// frontmatter, never its text.
+// frontmatter, never its text. Reviewed is decided as guild-recall decides it,
+// so a page gets the same tier whether it is recalled or included whole.
 func provenance(p *wiki.Page) protect.Provenance {
 	f := p.Front
+	owner := strings.ToLower(strings.TrimSpace(f.Owner))
+	synthesized := f.Synthesized || owner == "synthesized"
 	return protect.Provenance{
 		Path:        p.Path,
 		Category:    p.Category,
@@ -59,25 +64,26 @@ func provenance(p *wiki.Page) protect.Provenance {
 		Synthesized: f.Synthesized,
 		Confidence:  f.Confidence,
 		SourceRefs:  len(f.SourceRefs),
-		Reviewed:    f.Reviewed || strings.EqualFold(f.Owner, "operator") || strings.EqualFold(f.Owner, "reviewed"),
+		Reviewed:    (f.Reviewed || owner == "reviewed") && !synthesized,
 		Harvested:   f.Harvested,
 	}
 }
 
-// protectText runs text from source through the protection steps every
-// included page gets: probe, then quarantine (blocking findings) or the tier's
-// rendering (operator text escaped, everything else wrapped).
-func protectText(source, text string, tier protect.Tier) protected {
+// protectText runs text through protect.ProtectChunk, the pipeline every
+// recalled chunk gets too: probe, quarantine or classify and wrap.
+func protectText(source, text string, prov protect.Provenance) protected {
 	text = strings.Trim(text, "\n")
-	f := protect.Probe(text)
-	if protect.Blocking(f) {
-		return protected{path: source, tier: tier, text: protect.Quarantined(source, f), quarantined: true, findings: f}
+	r := protect.ProtectChunk(source, text, prov)
+	p := protected{path: source, prov: prov, tier: r.Tier, text: r.Rendered, quarantined: r.Quarantined}
+	if r.Quarantined {
+		ev := protect.QuarantineEvent("guild-bundle", "", source, text, r)
+		p.event = &ev
 	}
-	return protected{path: source, tier: tier, text: protect.Wrap(text, tier)}
+	return p
 }
 
 func protectPage(p *wiki.Page) protected {
-	return protectText(p.Path, p.Body, protect.Classify(provenance(p)))
+	return protectText(p.Path, p.Body, provenance(p))
 }
 
 // expired reports a page whose expires_at lies before now.

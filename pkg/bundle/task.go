@@ -116,7 +116,7 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 			pr.note(full)
 			ex := full
 			if !full.quarantined {
-				ex = protectText(p.Path, extract(p.Body, 3), full.tier)
+				ex = protectText(p.Path, extract(p.Body, 3), full.prov)
 			}
 			lp.refs = append(lp.refs, ref{path: rp, full: full, extract: ex, inRole: inRole[rp]})
 			continue

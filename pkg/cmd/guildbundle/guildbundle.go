@@ -144,6 +144,10 @@ rigor with a borderline signal).`,
 					return cli.Failed(err)
 				}
 			}
+			events, err := protect.EventsPath(root, runID)
+			if err != nil {
+				return cli.Failed(err)
+			}
 			logged := map[string]bool{}
 			for _, b := range bs {
 				for _, ev := range b.Events {
@@ -152,7 +156,7 @@ rigor with a borderline signal).`,
 					}
 					logged[ev.SourcePath] = true
 					ev.At = now.UTC().Format(time.RFC3339)
-					if err := protect.AppendEvent(recall.EventLog(root, runID), ev); err != nil {
+					if err := protect.AppendEvent(events, ev); err != nil {
 						return cli.Failed(err)
 					}
 				}
