@@ -22,13 +22,17 @@ type evalRow struct {
 // ≥ 80% recall), chosen by the dataset's own category labels: rows whose
 // category names explicit override phrasing, role/template tokens or a
 // hidden carrier.
+// Rows of delimiter-attacks.jsonl join a group through their technique.
 var aimGroups = []struct {
-	name string
-	re   *regexp.Regexp
+	name      string
+	re        *regexp.Regexp // on injections-dev category
+	technique *regexp.Regexp // on delimiter-attacks technique
 }{
-	{"explicit override phrasing", regexp.MustCompile(`ignore_previous_instructions|^promptinject/`)},
-	{"role and chat-template tokens", regexp.MustCompile(`^authored/(?:fake_turns|chatml_tokens|tool_call_spoof)$`)},
-	{"hidden carriers", regexp.MustCompile(`^authored/html_comment$`)},
+	{"explicit override phrasing", regexp.MustCompile(`ignore_previous_instructions|^promptinject/`), regexp.MustCompile(`^$`)},
+	{"role and chat-template tokens", regexp.MustCompile(`^authored/(?:fake_turns|chatml_tokens|tool_call_spoof)$`),
+		regexp.MustCompile(`chat_template|role`)},
+	{"hidden carriers", regexp.MustCompile(`^authored/html_comment$`),
+		regexp.MustCompile(`zero_width|bidi|unicode_tag|html_comment|line_separators|nul_inside`)},
 }
 
 type tally struct{ hit, n int }
@@ -107,9 +111,23 @@ func TestCorpusReport(t *testing.T) {
 		if r.Technique == "code_fence_mentions_tag" {
 			continue
 		}
+		hit := Blocking(Probe(r.raw(t)))
 		delim.n++
-		if Blocking(Probe(r.raw(t))) {
+		if hit {
 			delim.hit++
+		}
+		for _, g := range aimGroups {
+			if g.technique.MatchString(r.Technique) {
+				if byAim[g.name] == nil {
+					byAim[g.name] = &tally{}
+				}
+				byAim[g.name].n++
+				if hit {
+					byAim[g.name].hit++
+				} else {
+					misses = append(misses, r.ID+" "+r.Technique)
+				}
+			}
 		}
 	}
 
@@ -122,7 +140,7 @@ func TestCorpusReport(t *testing.T) {
 	for _, k := range sortedKeys(byCategory) {
 		fmt.Fprintf(&b, "| %s | %s |\n", k, byCategory[k])
 	}
-	fmt.Fprintf(&b, "\n| aim group | recall |\n|---|---|\n")
+	fmt.Fprintf(&b, "\n| aim group (injections-dev categories + delimiter-attack techniques) | recall |\n|---|---|\n")
 	for _, g := range aimGroups {
 		fmt.Fprintf(&b, "| %s | %s |\n", g.name, byAim[g.name])
 	}
