@@ -413,7 +413,7 @@ func (pr *project) note(p protected) {
 			return
 		}
 	}
-	pr.opt.Warn("%s: quarantined (patterns: %s); its text is withheld from the bundle", p.path, strings.Join(p.event.Patterns, ", "))
+	pr.opt.Warn("%s: quarantined (patterns: %s); its text is kept out of the bundle", p.path, strings.Join(p.event.Patterns, ", "))
 	ev := *p.event
 	ev.RunID = pr.opt.RunID
 	pr.events = append(pr.events, ev)
@@ -450,13 +450,18 @@ func (pr *project) role(owner string, lanes []*plan.Lane) *roleLayer {
 			entities = append(entities, p)
 		}
 	}
-	for i, s := range rank(entities, strings.Join(query, "\n"), 2) {
-		if i == 4 {
+	// Pages chosen by relevance (not named by the lane) that the probe
+	// quarantines give their slot to the next page: a slot holding only a
+	// quarantine marker informs nobody. The warning and the event remain.
+	for _, s := range rank(entities, strings.Join(query, "\n"), 2) {
+		if len(rl.entities) == 4 {
 			break
 		}
 		pp := protectPage(s.page)
 		pr.note(pp)
-		rl.entities = append(rl.entities, pp)
+		if !pp.quarantined {
+			rl.entities = append(rl.entities, pp)
+		}
 	}
 	return rl
 }

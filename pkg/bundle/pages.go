@@ -70,10 +70,17 @@ func provenance(p *wiki.Page) protect.Provenance {
 }
 
 // protectText runs text through protect.ProtectChunk, the pipeline every
-// recalled chunk gets too: probe, quarantine or classify and wrap.
-func protectText(source, text string, prov protect.Provenance) protected {
+// recalled chunk gets too: probe, quarantine or classify and wrap. claims are
+// frontmatter keys that claim a trust tier: like guild-recall, the bundle
+// quarantines such a page (the claim never changes the tier).
+func protectText(source, text string, prov protect.Provenance, claims []string) protected {
 	text = strings.Trim(text, "\n")
 	r := protect.ProtectChunk(source, text, prov)
+	if len(claims) > 0 {
+		r.Findings = append(r.Findings, protect.Finding{Pattern: "trust_claim", Excerpt: "frontmatter " + strings.Join(claims, ", "), Count: len(claims)})
+		r.Quarantined, r.Wrapped = true, false
+		r.Rendered = protect.Quarantined(source, r.Findings)
+	}
 	p := protected{path: source, prov: prov, tier: r.Tier, text: r.Rendered, quarantined: r.Quarantined}
 	if r.Quarantined {
 		ev := protect.QuarantineEvent("guild-bundle", "", source, text, r)
@@ -83,7 +90,7 @@ func protectText(source, text string, prov protect.Provenance) protected {
 }
 
 func protectPage(p *wiki.Page) protected {
-	return protectText(p.Path, p.Body, provenance(p))
+	return protectText(p.Path, p.Body, provenance(p), p.Front.TrustClaims)
 }
 
 // expired reports a page whose expires_at lies before now.

@@ -116,7 +116,7 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 			pr.note(full)
 			ex := full
 			if !full.quarantined {
-				ex = protectText(p.Path, extract(p.Body, 3), full.prov)
+				ex = protectText(p.Path, extract(p.Body, 3), full.prov, nil)
 			}
 			lp.refs = append(lp.refs, ref{path: rp, full: full, extract: ex, inRole: inRole[rp]})
 			continue
@@ -134,14 +134,16 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 			decisions = append(decisions, p)
 		}
 	}
-	for i, s := range rank(decisions, lp.query+"\n"+ln.Block, 2) {
-		if i == 3 {
+	for _, s := range rank(decisions, lp.query+"\n"+ln.Block, 2) {
+		if len(lp.decisions) == 3 {
 			break
 		}
 		pp := protectPage(s.page)
 		pr.note(pp)
-		lp.decisions = append(lp.decisions, pp)
 		included[s.page.Path] = true
+		if !pp.quarantined { // as for entity pages: the slot goes to the next one
+			lp.decisions = append(lp.decisions, pp)
+		}
 	}
 	lp.initiative, lp.initSource = pr.initiative, pr.initSource
 	if opt.Recall != nil {
