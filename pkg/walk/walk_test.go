@@ -49,6 +49,8 @@ func collect(t *testing.T, o Options) ([]string, []Skip) {
 	return paths(fs), skips
 }
 
+// TestFilesBasic (W22): gitignored and hidden entries are skipped by
+// default; the precedence of .rtchignore over .ignore over .gitignore.
 func TestFilesBasic(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
