@@ -67,6 +67,12 @@ type Tool struct {
 	// ExitCodes lists tool-specific exit codes beyond 0/1/2/130, e.g.
 	// {"3", "gate status corrected (--gate-only)"}.
 	ExitCodes [][2]string
+	// BaseExitCodes, when set, replace the standard 0/1/2 lines of --help for a
+	// tool whose codes differ from the toolkit's (guild-lint).
+	BaseExitCodes [][2]string
+	// UsageExitCode, when non-zero, is the exit code of a usage error (bad
+	// flags, Usage errors) instead of 2.
+	UsageExitCode int
 	// Stdin says how the tool uses standard input.
 	Stdin StdinMode
 	// NoRecords marks tools whose stdout is not a record stream (guild-lint
@@ -183,6 +189,8 @@ type ExitError struct {
 	Complete bool
 	// Hint, when set, is printed as "tool: hint: …" after the error.
 	Hint string
+	// usage marks errors made by Usage and UsageHint.
+	usage bool
 }
 
 func (e *ExitError) Error() string {
@@ -194,14 +202,23 @@ func (e *ExitError) Error() string {
 
 func (e *ExitError) Unwrap() error { return e.Err }
 
-// Usage is a usage, configuration or missing-input error: exit 2, nothing done.
+// Usage is a usage, configuration or missing-input error: exit 2 (or the tool's
+// UsageExitCode), nothing done.
 func Usage(format string, args ...any) error {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...), usage: true}
 }
 
 // UsageHint is Usage with a hint line.
 func UsageHint(hint, format string, args ...any) error {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...), Hint: hint}
+	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...), Hint: hint, usage: true}
+}
+
+// usageCode is the exit code of a usage error for t.
+func (t *Tool) usageCode() int {
+	if t.UsageExitCode != 0 {
+		return t.UsageExitCode
+	}
+	return ExitUsage
 }
 
 // Failed wraps err as a run failure (exit 1).
@@ -284,8 +301,12 @@ func writeHelp(w io.Writer, t *Tool, fs *flag.FlagSet) {
 	if t.Example != "" {
 		fmt.Fprintf(&b, "\nexample:\n%s\n", indent(strings.TrimRight(t.Example, "\n")))
 	}
-	b.WriteString("\nexit codes:\n  0    ok\n  1    ran and failed\n  2    usage, configuration or missing input (nothing done)\n")
-	for _, c := range t.ExitCodes {
+	b.WriteString("\nexit codes:\n")
+	base := t.BaseExitCodes
+	if base == nil {
+		base = [][2]string{{"0", "ok"}, {"1", "ran and failed"}, {"2", "usage, configuration or missing input (nothing done)"}}
+	}
+	for _, c := range append(base, t.ExitCodes...) {
 		fmt.Fprintf(&b, "  %-4s %s\n", c[0], c[1])
 	}
 	b.WriteString("  130  interrupted\n")

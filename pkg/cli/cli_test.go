@@ -197,3 +197,26 @@ func TestConfigUnknownKey(t *testing.T) {
 		t.Fatalf("%d %q", code, errb.String())
 	}
 }
+
+func TestToolUsageCodeAndBaseExitCodes(t *testing.T) {
+	tool := echoTool()
+	tool.UsageExitCode = 1
+	tool.BaseExitCodes = [][2]string{{"0", "all pass"}, {"1", "usage"}, {"2", "a check fails"}}
+	var out, errb bytes.Buffer
+	if code := Run(context.Background(), tool, []string{"--nope"}, strings.NewReader(""), &out, &errb); code != 1 {
+		t.Fatalf("bad flag: code %d", code)
+	}
+	tool.Run = func(ctx context.Context, env *Env) error { return Usage("no input named") }
+	if code := Run(context.Background(), tool, nil, strings.NewReader(""), &out, &errb); code != 1 {
+		t.Fatalf("Usage error: code %d", code)
+	}
+	tool.Run = func(ctx context.Context, env *Env) error { return Code(2, nil) }
+	if code := Run(context.Background(), tool, nil, strings.NewReader(""), &out, &errb); code != 2 {
+		t.Fatalf("Code(2) must stay 2: code %d", code)
+	}
+	out.Reset()
+	Run(context.Background(), tool, []string{"--help"}, strings.NewReader(""), &out, &errb)
+	if !strings.Contains(out.String(), "  2    a check fails\n") || strings.Contains(out.String(), "ran and failed") {
+		t.Fatalf("help exit codes:\n%s", out.String())
+	}
+}

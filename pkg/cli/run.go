@@ -45,7 +45,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		}
 		diag("error", "%v", err)
 		diag("hint", "run '%s --help' for usage", t.Name)
-		return ExitUsage
+		return t.usageCode()
 	}
 	if help {
 		writeHelp(stdout, t, fs)
@@ -61,7 +61,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		f, err := compileJQ(jqExpr)
 		if err != nil {
 			diag("error", "--jq: %v", err)
-			return ExitUsage
+			return t.usageCode()
 		}
 		filter = f
 	}
@@ -80,7 +80,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	if outPath != "" {
 		if err := refuseInputAsOutput(outPath, stdin, t); err != nil {
 			diag("error", "%v", err)
-			return ExitUsage
+			return t.usageCode()
 		}
 	}
 
@@ -89,7 +89,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		if isTerminal(stdin) {
 			diag("error", "no record stream on standard input")
 			diag("hint", "pipe the previous stage into it, e.g. %s", firstLine(t.Example))
-			return ExitUsage
+			return t.usageCode()
 		}
 		env.In = record.NewReader(stdin, "stdin")
 	case OptionalStream:
@@ -109,7 +109,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		p, err := renameio.NewPendingFile(outPath, renameio.WithTempDir(dir), renameio.WithExistingPermissions())
 		if err != nil {
 			diag("error", "-o %s: %v", outPath, err)
-			return ExitUsage
+			return t.usageCode()
 		}
 		pending = p
 		bw = bufio.NewWriterSize(p, 256<<10)
@@ -122,7 +122,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	runErr := t.Run(ctx, env)
 	flushErr := bw.Flush()
 
-	code := exitCode(ctx, runErr)
+	code := exitCode(ctx, t, runErr)
 	complete := runErr == nil
 	var ee *ExitError
 	if errors.As(runErr, &ee) && ee.Complete {
@@ -149,7 +149,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	return code
 }
 
-func exitCode(ctx context.Context, err error) int {
+func exitCode(ctx context.Context, t *Tool, err error) int {
 	if err == nil {
 		return ExitOK
 	}
@@ -158,6 +158,9 @@ func exitCode(ctx context.Context, err error) int {
 	}
 	var ee *ExitError
 	if errors.As(err, &ee) {
+		if ee.usage {
+			return t.usageCode()
+		}
 		return ee.Code
 	}
 	return ExitFailed

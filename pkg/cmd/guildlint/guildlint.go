@@ -7,7 +7,6 @@
 package guildlint
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -40,36 +39,10 @@ func Main() int {
 
 // Run runs guild-lint in-process.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	linted := false // set once the verdicts are out: a 2 is then a verdict, not usage
-	t := tool(&linted)
-	code := cli.Run(ctx, t, args, stdin, &helpWriter{w: stdout}, stderr)
-	if code == cli.ExitUsage && !linted {
-		return ExitUnreadable
-	}
-	return code
+	return cli.Run(ctx, tool(), args, stdin, stdout, stderr)
 }
 
-// helpWriter corrects the toolkit's standard exit-code lines in the help text
-// (guild-lint is the one tool whose usage code is 1, not 2).
-type helpWriter struct{ w io.Writer }
-
-const (
-	stdCodes  = "exit codes:\n  0    ok\n  1    ran and failed\n  2    usage, configuration or missing input (nothing done)\n"
-	lintCodes = "exit codes:\n  0    every bundle passes\n  1    usage error, or a bundle could not be read (guild-lint differs from the toolkit here)\n  2    at least one bundle fails\n"
-)
-
-func (h *helpWriter) Write(p []byte) (int, error) {
-	if i := bytes.Index(p, []byte(stdCodes)); i >= 0 {
-		q := append(append(append([]byte{}, p[:i]...), lintCodes...), p[i+len(stdCodes):]...)
-		if _, err := h.w.Write(q); err != nil {
-			return 0, err
-		}
-		return len(p), nil
-	}
-	return h.w.Write(p)
-}
-
-func tool(linted *bool) *cli.Tool {
+func tool() *cli.Tool {
 	var (
 		strict bool
 		runDir string
@@ -96,6 +69,13 @@ whose Role-dependent section differs from other bundles of the same specialist.
 BUNDLE "-" reads a bundle from standard input.`,
 		Example:   "guild-bundle --plan .guild/plan/search.md --all --run-id r1 >/dev/null && guild-lint --strict --run .guild/context/r1",
 		NoRecords: true,
+		// guild-lint is the one tool whose usage code is 1: 2 means "a bundle fails".
+		UsageExitCode: ExitUnreadable,
+		BaseExitCodes: [][2]string{
+			{"0", "every bundle passes"},
+			{"1", "usage error, or a bundle could not be read (guild-lint differs from the toolkit here)"},
+			{"2", "at least one bundle fails"},
+		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&strict, "strict", false, "also fail integrity problems: raw recall text, missing integrity notice, unbalanced delimiters")
 			fs.StringVar(&runDir, "run", "", "lint every bundle in the run directory `DIR` and check the Universal and Role layers are byte-identical across them")
@@ -171,7 +151,6 @@ BUNDLE "-" reads a bundle from standard input.`,
 					failed++
 				}
 			}
-			*linted = true
 			switch {
 			case unreadable > 0:
 				return cli.Code(ExitUnreadable, fmt.Errorf("%d of %d bundles could not be read", unreadable, len(names)))
