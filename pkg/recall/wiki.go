@@ -84,14 +84,15 @@ func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.Fi
 	if opt.Category != "" {
 		filter.Categories = []string{normCategory(opt.Category)}
 	}
-	hits, err := ix.Search(ctx, opt.Query, filter, overfetch(opt.Limit))
+	want := opt.Limit
+	hits, err := ix.Search(ctx, opt.Query, filter, want)
 	if fts.IsCorrupt(err) {
 		warn(fmt.Sprintf("%s: %v; rebuilt from the wiki", fts.RelPath, err))
 		if err := ix.Rebuild(ctx, fopt); err != nil {
 			return nil, err
 		}
 		st.Rebuilt = err.Error()
-		hits, err = ix.Search(ctx, opt.Query, filter, overfetch(opt.Limit))
+		hits, err = ix.Search(ctx, opt.Query, filter, want)
 	}
 	if err != nil {
 		return nil, err
@@ -104,17 +105,30 @@ func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.Fi
 		}
 	}
 	var out []chunk
-	for _, h := range hits {
-		if excluded(h.Path, h.Page, opt, set, superseded) != "" {
-			continue
+	for {
+		out = out[:0]
+		for _, h := range hits {
+			if excluded(h.Path, h.Page, opt, set, superseded) != "" {
+				continue
+			}
+			score := 0.0
+			if hits[0].Rank > 0 {
+				score = h.Rank / hits[0].Rank
+			}
+			out = append(out, chunk{path: h.Path, lines: lines(h.StartLine, h.EndLine), text: h.Text, score: score, meta: h.Page})
+			if len(out) == opt.Limit {
+				break
+			}
 		}
-		score := 0.0
-		if hits[0].Rank > 0 {
-			score = h.Rank / hits[0].Rank
-		}
-		out = append(out, chunk{path: h.Path, lines: lines(h.StartLine, h.EndLine), text: h.Text, score: score, meta: h.Page})
-		if len(out) == opt.Limit {
+		// The index filters importance and category itself; expiry,
+		// supersession and secrecy are applied here, so ask for more when
+		// they removed hits and more exist.
+		if len(out) == opt.Limit || len(hits) < want {
 			break
+		}
+		want *= 4
+		if hits, err = ix.Search(ctx, opt.Query, filter, want); err != nil {
+			return nil, err
 		}
 	}
 	if len(out) > 0 && out[0].score > 0 {
