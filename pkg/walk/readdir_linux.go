@@ -9,9 +9,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// dirent is one directory entry as listed: its name and its type bits
+// dirent is one directory entry as listed: its absolute path (directory
+// prefix + name, one allocation; name is its tail) and its type bits
 // (typeUnknown when the file system did not say).
 type dirent struct {
+	abs  string
 	name string
 	typ  fs.FileMode
 }
@@ -26,8 +28,9 @@ type dirHandle struct{ fd int }
 // (it may have been swapped for one since its parent was listed; only the
 // root itself may be reached through a link) and reads all its entries
 // with getdents, keeping the d_type the kernel reports. buf is scratch
-// space reused across calls.
-func openDir(abs string, follow bool, buf []byte) (dirHandle, []dirent, error) {
+// space reused across calls; prefix (the directory's path and a
+// separator) is put in front of each name.
+func openDir(abs, prefix string, follow bool, buf []byte) (dirHandle, []dirent, error) {
 	flags := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if !follow {
 		flags |= unix.O_NOFOLLOW
@@ -48,14 +51,14 @@ func openDir(abs string, follow bool, buf []byte) (dirHandle, []dirent, error) {
 		if n <= 0 {
 			break
 		}
-		ents = parseDirents(buf[:n], ents)
+		ents = parseDirents(buf[:n], prefix, ents)
 	}
 	return dirHandle{fd}, ents, nil
 }
 
 // parseDirents decodes linux_dirent64 records: ino u64, off s64,
 // reclen u16, type u8, then the NUL-terminated name.
-func parseDirents(b []byte, ents []dirent) []dirent {
+func parseDirents(b []byte, prefix string, ents []dirent) []dirent {
 	for len(b) >= 19 {
 		reclen := int(*(*uint16)(unsafe.Pointer(&b[16])))
 		if reclen < 19 || reclen > len(b) {
@@ -95,7 +98,8 @@ func parseDirents(b []byte, ents []dirent) []dirent {
 		default:
 			typ = typeUnknown
 		}
-		ents = append(ents, dirent{name: string(name), typ: typ})
+		abs := prefix + string(name) // the conversion makes no copy of its own
+		ents = append(ents, dirent{abs: abs, name: abs[len(prefix):], typ: typ})
 	}
 	return ents
 }

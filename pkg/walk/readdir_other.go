@@ -7,9 +7,11 @@ import (
 	"os"
 )
 
-// dirent is one directory entry as listed: its name and its type bits
-// (typeUnknown when the file system did not say).
+// dirent is one directory entry as listed: its absolute path (directory
+// prefix + name; name is its tail) and its type bits (typeUnknown when
+// the file system did not say).
 type dirent struct {
+	abs  string
 	name string
 	typ  fs.FileMode
 }
@@ -19,7 +21,7 @@ const typeUnknown fs.FileMode = 1<<32 - 1
 // dirHandle is the portable fallback: entries are stat'ed by full path.
 type dirHandle struct{}
 
-func openDir(abs string, _ bool, _ []byte) (dirHandle, []dirent, error) {
+func openDir(abs, prefix string, _ bool, _ []byte) (dirHandle, []dirent, error) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return dirHandle{}, nil, err
@@ -28,7 +30,8 @@ func openDir(abs string, _ bool, _ []byte) (dirHandle, []dirent, error) {
 	list, err := f.ReadDir(-1)
 	ents := make([]dirent, 0, len(list))
 	for _, e := range list {
-		ents = append(ents, dirent{name: e.Name(), typ: e.Type()})
+		p := prefix + e.Name()
+		ents = append(ents, dirent{abs: p, name: p[len(prefix):], typ: e.Type()})
 	}
 	return dirHandle{}, ents, err
 }

@@ -209,6 +209,7 @@ type walker struct {
 	ctx      context.Context
 	o        *Options
 	root     string // absolute root as given
+	rootSep  string // root with a trailing separator
 	top      string // matching root: the enclosing git work tree's top, else root
 	realRoot string // root with symlinks resolved, for escape checks
 	prefix   string // root relative to the matching root ("" when they coincide)
@@ -246,6 +247,10 @@ func newWalker(ctx context.Context, o *Options) (*walker, error) {
 	}
 	w := &walker{ctx: ctx, o: o, root: root, top: root, realRoot: real, maxSize: o.maxSize()}
 	w.cond = sync.NewCond(&w.mu)
+	w.rootSep = root
+	if !strings.HasSuffix(root, string(os.PathSeparator)) {
+		w.rootSep += string(os.PathSeparator)
+	}
 	w.rootNode = &node{}
 	if !o.NoIgnore {
 		w.loadAncestors()
@@ -560,7 +565,11 @@ func (w *walker) dir(j job, r *result) {
 	if r.buf == nil {
 		r.buf = make([]byte, 32<<10)
 	}
-	h, entries, err := openDir(j.abs, j.rel == "", r.buf)
+	prefix := j.abs + string(os.PathSeparator)
+	if j.rel == "" {
+		prefix = w.rootSep
+	}
+	h, entries, err := openDir(j.abs, prefix, j.rel == "", r.buf)
 	defer h.close()
 	if err != nil && j.rel == "" && entries == nil {
 		w.mu.Lock()
@@ -602,8 +611,9 @@ func (w *walker) dir(j job, r *result) {
 		if name == ".git" {
 			continue
 		}
-		rel := joinRel(j.rel, name)
-		abs := j.abs + string(os.PathSeparator) + name
+		// Path and Abs share one string: rel is abs without the root.
+		abs := e.abs
+		rel := filepath.ToSlash(abs[len(w.rootSep):])
 		typ := e.typ
 		var size int64
 		statted := false
