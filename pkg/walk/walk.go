@@ -51,8 +51,10 @@ type Options struct {
 	// MaxFileSize is the size cap in bytes; 0 means DefaultMaxFileSize.
 	MaxFileSize int64
 	// Excludes are extra gitignore-style patterns relative to Root (from
-	// configuration or forbidden assumptions). They take precedence over
-	// every ignore file, and apply even with NoIgnore.
+	// configuration or forbidden assumptions), one per entry ("#x" is a
+	// pattern here, not a comment; "./x" is anchored like "/x"). They take
+	// precedence over every ignore file, and apply even with NoIgnore; a
+	// skip or ignore report names them as "Excludes:<n>: <pattern>".
 	Excludes []string
 	// NoIgnore disables .gitignore, .git/info/exclude, .ignore and
 	// .rtchignore. .git is still skipped.
@@ -256,7 +258,23 @@ func newWalker(ctx context.Context, o *Options) (*walker, error) {
 		w.loadAncestors()
 	}
 	if len(o.Excludes) > 0 {
-		w.excludes = ignore.Parse([]byte(strings.Join(o.Excludes, "\n")), w.prefix, "exclude option")
+		w.excludes = &ignore.List{Source: "Excludes", Base: w.prefix}
+		for i, e := range o.Excludes {
+			// Each entry is one pattern, taken literally: no comment or
+			// trailing-space rules; "./x" means "/x" (anchored at the root).
+			neg := strings.HasPrefix(e, "!")
+			body := strings.TrimPrefix(e, "!")
+			if strings.HasPrefix(body, "./") {
+				body = body[1:]
+			}
+			if neg {
+				body = "!" + body
+			}
+			if p, ok := ignore.NewPattern(body); ok {
+				p.Line = i + 1
+				w.excludes.Patterns = append(w.excludes.Patterns, p)
+			}
+		}
 	}
 	return w, nil
 }

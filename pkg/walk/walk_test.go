@@ -89,6 +89,22 @@ func TestFilesBasic(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Files(Excludes) = %q\nwant %q", got, want)
 	}
+	// One pattern per entry, "./" anchors, '#' is no comment, '!' works.
+	writeTree(t, dir, map[string]string{"#notes.md": "", "x/a.go": "", "x/b.go": ""})
+	var skips []Skip
+	got, skips = collect(t, Options{Root: dir, NoIgnore: true, ReportIgnored: true,
+		Excludes: []string{"#notes.md", "./a.go", "*.log\nb", "x/*.go", "!x/b.go", "b/", "build", "sub", "logs"}})
+	want = []string{"x/b.go"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Files(Excludes, entries) = %q\nwant %q", got, want)
+	}
+	blame := map[string]string{}
+	for _, s := range skips {
+		blame[s.Path] = s.Detail
+	}
+	if blame["#notes.md"] != "Excludes:1: #notes.md" || blame["a.go"] != "Excludes:2: /a.go" || blame["x/a.go"] != "Excludes:4: x/*.go" {
+		t.Errorf("blame %q", blame)
+	}
 }
 
 func TestFilesReportIgnored(t *testing.T) {
