@@ -64,7 +64,7 @@ type fileEv struct {
 type lineScore struct {
 	line  int
 	score float64
-	seen  []int32 // terms already counted on the line
+	seen  uint64 // terms (index mod 64) already counted on the line
 }
 
 // collector gathers one file's evidence; slot maps a term to its entry + 1
@@ -103,13 +103,17 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 	ev.bytes = int64(len(data))
 	var lines *match.Lines
 	var ls []lineScore
+	curLine, curStart, curEnd := 0, 0, -1
 	m.Scan(data, func(t, s, e int) bool {
 		ct := &terms[t]
 		if lines == nil {
 			lines = match.NewLines(data)
 		}
-		ln, lstart, lend := lines.At(s)
-		line := data[lstart:lend]
+		if s >= curEnd || s < curStart {
+			curLine, curStart, curEnd = lines.At(s)
+		}
+		ln, lstart := curLine, curStart
+		line := data[curStart:curEnd]
 		f := fBody
 		switch {
 		case ct.locations[p] != nil && containsInt(ct.locations[p], ln):
@@ -159,13 +163,14 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 			case fDefLine, fHeading:
 				w *= 2
 			}
+			bit := uint64(1) << (uint(t) % 64)
 			if n := len(ls); n > 0 && ls[n-1].line == ln {
-				if !containsInt32(ls[n-1].seen, int32(t)) {
+				if ls[n-1].seen&bit == 0 {
 					ls[n-1].score += w
-					ls[n-1].seen = append(ls[n-1].seen, int32(t))
+					ls[n-1].seen |= bit
 				}
 			} else {
-				ls = append(ls, lineScore{line: ln, score: w, seen: []int32{int32(t)}})
+				ls = append(ls, lineScore{line: ln, score: w, seen: bit})
 			}
 		}
 		return true
@@ -212,14 +217,6 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-func containsInt32(xs []int32, x int32) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
 
 // isHeading: an ATX heading line of level 1–3.
 func isHeading(line []byte) bool {

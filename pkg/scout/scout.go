@@ -314,14 +314,47 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 					continue // no literal to prefilter on: read only docs
 				}
 				var lines *match.Lines
-				for _, loc := range re.FindAllIndex(data, 50) {
+				found := 0
+				add := func(s, e int) {
 					if lines == nil {
 						lines = match.NewLines(data)
 					}
-					ln, _, _ := lines.At(loc[0])
+					ln, _, _ := lines.At(s)
 					out.handles = append(out.handles, schema.ShapeFinding{Scan: ScanHandles, Path: f.Path, Line: ln,
-						Value: string(data[loc[0]:loc[1]]), Detail: handles[k]})
+						Value: string(data[s:e]), Detail: handles[k]})
 					out.counts[ScanHandles]++
+					found++
+				}
+				if p := handlePrefixes[k]; p != "" {
+					// The regex runs only on the lines holding its literal.
+					lastLine := -1
+					for off := 0; found < 50; {
+						i := bytes.Index(data[off:], []byte(p))
+						if i < 0 {
+							break
+						}
+						ls := bytes.LastIndexByte(data[:off+i], '\n') + 1
+						le := bytes.IndexByte(data[off+i:], '\n')
+						if le < 0 {
+							le = len(data)
+						} else {
+							le += off + i
+						}
+						if ls != lastLine {
+							lastLine = ls
+							for _, loc := range re.FindAllIndex(data[ls:le], 50-found) {
+								add(ls+loc[0], ls+loc[1])
+							}
+						}
+						off = le
+						if off >= len(data) {
+							break
+						}
+					}
+					continue
+				}
+				for _, loc := range re.FindAllIndex(data, 50) {
+					add(loc[0], loc[1])
 				}
 			}
 		})

@@ -30,7 +30,7 @@ func goSymbols(src []byte) []Symbol {
 			inRaw = rawToggles(line[i+1:])%2 == 1
 			return
 		}
-		if rawToggles(line)%2 == 1 {
+		if bytes.IndexByte(line, '`') >= 0 && rawToggles(line)%2 == 1 {
 			inRaw = true
 		}
 		if group != "" {
