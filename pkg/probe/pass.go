@@ -217,7 +217,6 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-
 // isHeading: an ATX heading line of level 1–3.
 func isHeading(line []byte) bool {
 	t := bytes.TrimLeft(line, " ")
