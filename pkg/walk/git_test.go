@@ -452,3 +452,29 @@ func TestGitFastPath(t *testing.T) {
 		t.Error("fast path lists a file missing from the work tree")
 	}
 }
+
+// TestGitWorktree: in a linked worktree .git is a "gitdir:" file; the
+// shared info/exclude of the main repository still applies, as in git.
+func TestGitWorktree(t *testing.T) {
+	needGit(t)
+	dir := t.TempDir()
+	env := gitEnv(t)
+	main := filepath.Join(dir, "main")
+	if err := os.MkdirAll(main, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, main, env, nil, "init", "-q")
+	writeTree(t, main, map[string]string{"a.go": "", ".gitignore": "*.log\n"})
+	git(t, main, env, nil, "add", ".")
+	git(t, main, env, nil, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+	wt := filepath.Join(dir, "wt")
+	git(t, main, env, nil, "worktree", "add", "-q", wt)
+	writeTree(t, main, map[string]string{".git/info/exclude": "*.tmp\n"})
+	writeTree(t, wt, map[string]string{"b.tmp": "", "c.log": "", "d.md": ""})
+	want := splitZ(git(t, wt, env, nil, "ls-files", "-co", "--exclude-standard", "-z"))
+	sort.Strings(want)
+	got := walkPaths(t, Options{Root: wt, Hidden: true})
+	if strings.Join(got, " ") != strings.Join(want, " ") || contains(got, "b.tmp") {
+		t.Errorf("walk %q, git %q", got, want)
+	}
+}
