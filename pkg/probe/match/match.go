@@ -13,27 +13,67 @@
 // non-ASCII bytes must match exactly.
 package match
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Matcher finds whole-word, case-insensitive occurrences of a fixed set of terms.
 type Matcher struct {
-	terms  []string // folded terms, in the caller's order
-	stem   []bool   // term may carry a suffix
-	class  [256]uint8
-	nclass int
-	delta  []int32   // DFA: delta[state*nclass+class]
-	out    [][]int32 // term indices ending at a state (failure chain merged)
-	hasOut []bool
+	terms   []string // folded terms (stems for stemmed words), in the caller's order
+	stem    []bool   // term may carry a suffix
+	stemmed []bool   // term is a stem: it carries one of stemSuffixes (or none)
+	class   [256]uint8
+	nclass  int
+	delta   []int32   // DFA: delta[state*nclass+class]
+	out     [][]int32 // term indices ending at a state (failure chain merged)
+	hasOut  []bool
 	// fast is delta premultiplied for the scan loop: fast[off+class] is the
 	// next state's offset (state*nclass) times 2, plus 1 when that state
 	// ends a term.
-	fast    []int32
-	minLen  int
-	unicode []bool // term holds non-ASCII bytes
+	fast []int32
 }
 
-// suffixes a stemmed term may carry before its word boundary.
+// suffixes a plain word may carry before its word boundary.
 var suffixes = []string{"s", "es", "ed", "d", "r", "rs", "ing", "er", "ers", "ion", "ions", "ly"}
+
+// stemSuffixes a stemmed word ("compil" from "compiling") may carry.
+var stemSuffixes = []string{"e", "es", "ed", "er", "ers", "ing", "ings", "ion", "ions", "ation", "ations",
+	"s", "able", "ment", "ments", "y", "ies", "ied", "ity", "al", "ly"}
+
+// inflections are stripped from a goal word to find its stem, longest first.
+var inflections = []string{"ations", "ation", "ings", "ing", "ions", "ion", "ies", "ied", "es", "ed", "s"}
+
+// Stem strips one inflection from a plain lowercase word of six letters or
+// more ("compiling" → "compil", "multiplying" → "multiply", "values" →
+// "valu"), keeping at least four letters; other words are returned as they
+// are. A doubled final consonant left behind is undoubled ("running" →
+// "runn" → "run", which is then too short, so "running" stays).
+func Stem(w string) string {
+	if len(w) < 6 || !stemmable(w) {
+		return w
+	}
+	for _, inf := range inflections {
+		if !strings.HasSuffix(w, inf) {
+			continue
+		}
+		st := w[:len(w)-len(inf)]
+		if inf == "s" && (strings.HasSuffix(st, "s") || strings.HasSuffix(st, "u") || strings.HasSuffix(st, "i")) {
+			return w // "process", "status", "analysis"
+		}
+		if inf == "ies" || inf == "ied" {
+			st += "y"
+		}
+		if n := len(st); n >= 2 && st[n-1] == st[n-2] && !strings.ContainsRune("aeiouls", rune(st[n-1])) {
+			st = st[:n-1]
+		}
+		if len(st) < 4 {
+			return w
+		}
+		return st
+	}
+	return w
+}
 
 func fold(b byte) byte {
 	if 'A' <= b && b <= 'Z' {
@@ -66,12 +106,16 @@ func stemmable(t string) bool {
 // New builds a matcher for terms (matched case-insensitively). Empty terms never
 // match. Term indices in results are indices into terms.
 func New(terms []string) *Matcher {
-	m := &Matcher{terms: make([]string, len(terms)), stem: make([]bool, len(terms))}
+	m := &Matcher{terms: make([]string, len(terms)), stem: make([]bool, len(terms)), stemmed: make([]bool, len(terms))}
 	// Byte classes: every byte that occurs in a folded term gets its own class,
 	// and its uppercase twin shares it; everything else is class 0.
 	next := uint8(1)
 	for i, t := range terms {
 		ft := Fold(t)
+		if st := Stem(ft); st != ft {
+			ft = st
+			m.stemmed[i] = true
+		}
 		m.terms[i] = ft
 		m.stem[i] = stemmable(ft)
 		for j := 0; j < len(ft); j++ {
@@ -228,7 +272,11 @@ func (m *Matcher) boundary(data []byte, start, end, t int) (int, bool) {
 		return end, true // "HTTP" in "HTTPServer"
 	}
 	if m.stem[t] {
-		for _, suf := range suffixes {
+		sufs := suffixes
+		if m.stemmed[t] {
+			sufs = stemSuffixes
+		}
+		for _, suf := range sufs {
 			e := end + len(suf)
 			if e > len(data) {
 				continue

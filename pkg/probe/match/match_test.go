@@ -102,3 +102,17 @@ func BenchmarkScanGoSource(b *testing.B) {
 		m.Scan(data, func(int, int, int) bool { return true })
 	}
 }
+
+func TestStem(t *testing.T) {
+	for w, want := range map[string]string{"compiling": "compil", "multiplying": "multiply", "values": "valu",
+		"indexing": "index", "evaluation": "evalu", "running": "running", "process": "process", "status": "status",
+		"string": "string", "entries": "entry", "parse": "parse", "handled": "handl", "commands": "command"} {
+		if got := Stem(w); got != want {
+			t.Errorf("Stem(%q) = %q, want %q", w, got, want)
+		}
+	}
+	got := strings.Join(found(New([]string{"compiling", "entries"}), "compile the compiler; compilation entry"), " ")
+	if want := "compil@0:compile compil@12:compiler compil@22:compilation entry@34:entry"; got != want {
+		t.Errorf("stemmed matches: got %q, want %q", got, want)
+	}
+}
