@@ -376,11 +376,23 @@ func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored,
 	if err := rows.Scan(&m); err != nil {
 		return nil, err
 	}
-	for line := range strings.Lines(m) {
-		f := strings.SplitN(strings.TrimSuffix(line, "\n"), "\t", 6)
-		if len(f) != 6 {
-			return nil, fmt.Errorf("index manifest is corrupt")
+	have = make(map[string]stored, strings.Count(m, "\n"))
+	for len(m) > 0 {
+		line := m
+		if i := strings.IndexByte(m, '\n'); i >= 0 {
+			line, m = m[:i], m[i+1:]
+		} else {
+			m = ""
 		}
+		var f [6]string
+		for k := 0; k < 5; k++ {
+			i := strings.IndexByte(line, '\t')
+			if i < 0 {
+				return nil, fmt.Errorf("index manifest is corrupt")
+			}
+			f[k], line = line[:i], line[i+1:]
+		}
+		f[5] = line
 		var s stored
 		var err error
 		for i, dst := range []*int64{&s.id, &s.size, &s.mtime, &s.indexedAt} {
@@ -389,8 +401,10 @@ func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored,
 			}
 		}
 		s.hash = f[4]
-		p, err := strconv.Unquote(f[5])
-		if err != nil {
+		p := f[5]
+		if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' && strings.IndexByte(p, '\\') < 0 {
+			p = p[1 : len(p)-1]
+		} else if p, err = strconv.Unquote(p); err != nil {
 			return nil, fmt.Errorf("index manifest is corrupt: %v", err)
 		}
 		have[p] = s
