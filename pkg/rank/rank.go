@@ -66,8 +66,12 @@ type Weights struct {
 	// under the code_path profile. Mild: sometimes they are the answer.
 	TestPenalty, TestdataPenalty, VendorPenalty, DocPenalty float64
 	// NonCodePenalty multiplies files in no language the scout reads
-	// (YAML, JSON, changelogs, build files) under code_path.
+	// (YAML, JSON, build files) under code_path.
 	NonCodePenalty float64
+	// ChangelogPenalty multiplies changelogs and release notes under
+	// code_path: they summarise every change in the goal's own words, and a
+	// fix never lands there first.
+	ChangelogPenalty float64
 	// NeighborFactor scales known-neighbor surfaces: listed, never leading.
 	NeighborFactor float64
 }
@@ -94,15 +98,16 @@ var Default = Weights{
 	TrustCodePath: map[string]float64{
 		"heading": 1, "json_key": 1, "yaml_key": 1,
 	},
-	Pressure:        0.15,
-	GenericAlone:    0.4,
-	Coverage:        0,
-	TestPenalty:     0.55,
-	TestdataPenalty: 0.4,
-	VendorPenalty:   0.4,
-	DocPenalty:      0.6,
-	NonCodePenalty:  0.5,
-	NeighborFactor:  0.3,
+	Pressure:         0.15,
+	GenericAlone:     0.4,
+	Coverage:         0,
+	TestPenalty:      0.55,
+	TestdataPenalty:  0.4,
+	VendorPenalty:    0.4,
+	DocPenalty:       0.6,
+	NonCodePenalty:   0.5,
+	ChangelogPenalty: 0.25,
+	NeighborFactor:   0.3,
 }
 
 // Term is one basket term as the ranking sees it.
@@ -295,9 +300,18 @@ func codePathFactor(w Weights, p string) (float64, string) {
 	parts := strings.Split(lp, "/")
 	dirs := parts[:len(parts)-1]
 	base := parts[len(parts)-1]
+	upper := strings.ToUpper(strings.TrimSuffix(base, path.Ext(base)))
+	for _, c := range []string{"CHANGELOG", "CHANGES", "HISTORY", "NEWS", "RELEASE_NOTES", "RELEASES"} {
+		if strings.HasPrefix(upper, c) {
+			return w.ChangelogPenalty, "changelog (code_path)"
+		}
+	}
+	if strings.HasSuffix(base, ".min.js") || strings.HasSuffix(base, ".bundle.js") {
+		return w.VendorPenalty, "bundled third-party code (code_path)"
+	}
 	for _, d := range dirs {
 		switch d {
-		case "vendor", "third_party", "node_modules", "external":
+		case "vendor", "third_party", "node_modules", "external", "static", "dist":
 			return w.VendorPenalty, "vendored code (code_path)"
 		case "testdata", "fixtures", "__fixtures__", "test_data":
 			return w.TestdataPenalty, "test data (code_path)"
