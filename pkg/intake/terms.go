@@ -295,6 +295,24 @@ func (x *extractor) addFileName(p string, off, length int) {
 		parent = p
 	}
 	x.add(base, KindFileName, off, length, parent, "", 0)
+	boff := off
+	if end := off + length; end <= len(x.s) {
+		if i := strings.LastIndex(x.s[off:end], base); i >= 0 {
+			boff = off + i
+		}
+	}
+	x.stemParts(base, boff)
+}
+
+// stemParts adds the snake_case and CamelCase parts of a file name's stem:
+// tests/test_pycode_ast.py names the module pycode/ast.py, and
+// rtchintake_test.go the package beside it.
+func (x *extractor) stemParts(base string, off int) {
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	if strings.Contains(stem, ".") || !(strings.Contains(stem, "_") || isCamel(stem)) {
+		return
+	}
+	x.splitParts(stem, off)
 }
 
 // normalizePath turns a path from a trace into the path most likely to exist
@@ -656,6 +674,7 @@ func (x *extractor) dotted(tok string, off int, code bool) {
 	last := parts[len(parts)-1]
 	if sep == "." && len(parts) >= 2 && knownExt[strings.ToLower(last)] && !isUpperStart(last) {
 		x.add(tok, KindFileName, off, len(tok), "", "", 0)
+		x.stemParts(tok, off)
 		return
 	}
 	short := true

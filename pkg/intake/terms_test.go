@@ -394,3 +394,23 @@ func BenchmarkExtractTerms(b *testing.B) {
 		}
 	}
 }
+
+func TestExtractTermsFileNameStemParts(t *testing.T) {
+	goal := "Add a testcase at https://github.com/sphinx-doc/sphinx/blob/e0b1e10/tests/test_pycode_ast.py#L57 and see rtchintake_test.go"
+	m := termMap(ExtractTerms(goal))
+	for term, kind := range map[string]string{
+		"tests/test_pycode_ast.py": KindPath,
+		"test_pycode_ast.py":       KindFileName,
+		"pycode":                   KindSnakePart,
+		"ast":                      KindSnakePart,
+		"rtchintake_test.go":       KindFileName,
+		"rtchintake":               KindSnakePart,
+	} {
+		if m[term].Kind != kind {
+			t.Errorf("%q: kind %q, want %s", term, m[term].Kind, kind)
+		}
+	}
+	if p := m["pycode"]; p.Parent != "test_pycode_ast" || goal[p.Offset:p.Offset+p.Length] != "test_pycode_ast" {
+		t.Errorf("pycode: parent %q at %q", p.Parent, goal[p.Offset:p.Offset+p.Length])
+	}
+}
