@@ -81,7 +81,12 @@ func (r *Reader) Next() (Line, error) {
 			return Line{}, &SyntaxError{r.name, r.no, "malformed record: " + describeJSONError(raw)}
 		}
 		if err := json.Unmarshal(raw, &env); err != nil {
-			return Line{}, &SyntaxError{r.name, r.no, "malformed record: not a JSON object"}
+			msg := "malformed record: not a JSON object"
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field == "kind" {
+				msg = fmt.Sprintf(`malformed record: "kind" is a JSON %s, not a string`, te.Value)
+			}
+			return Line{}, &SyntaxError{r.name, r.no, msg}
 		}
 		if env.Kind == nil || *env.Kind == "" {
 			return Line{}, &SyntaxError{r.name, r.no, `malformed record: no "kind"`}

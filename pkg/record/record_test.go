@@ -86,6 +86,21 @@ func TestReaderErrorsNameInputAndLine(t *testing.T) {
 	}
 }
 
+func TestReaderNamesANonStringKind(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"kind":1}`:        `stdin:1: malformed record: "kind" is a JSON number, not a string`,
+		`{"kind":["a"]}`:    `stdin:1: malformed record: "kind" is a JSON array, not a string`,
+		`[{"kind":"a"}]`:    `stdin:1: malformed record: not a JSON object`,
+		`"kind"`:            `stdin:1: malformed record: not a JSON object`,
+		`{"kind":"","v":1}`: `stdin:1: malformed record: no "kind"`,
+	} {
+		_, err := NewReader(strings.NewReader(in+"\n"), "stdin").Next()
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %s", in, err, want)
+		}
+	}
+}
+
 func TestReaderLongLine(t *testing.T) {
 	big := strings.Repeat("x", 17<<20)
 	in := `{"kind":"big","s":"` + big + `"}` + "\n" + `{"kind":"after"}` + "\n"
