@@ -312,9 +312,26 @@ func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p stri
 		}
 		return true
 	})
-	// Path terms ("requests/models.py", "cobra.go") match whole paths or suffixes.
+	// Path terms ("requests/models.py", "cobra.go") match whole paths or
+	// suffixes; phrases ("gh pr view") match runs of path components
+	// ("pkg/cmd/pr/view/view.go").
+	var comps []string
 	for _, t := range pathTerms {
 		ct := &terms[t]
+		if strings.Contains(ct.text, " ") {
+			if comps == nil {
+				comps = strings.Split(strings.TrimSuffix(fp, path.Ext(fp)), "/")
+			}
+			if atEnd, ok := phraseInPath(ct.text, comps); ok {
+				te := get(t)
+				if atEnd {
+					te.fileExact = true
+				} else {
+					te.dir = true
+				}
+			}
+			continue
+		}
 		if !ct.pathOnly {
 			continue
 		}
@@ -323,4 +340,30 @@ func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p stri
 			te.fileExact = true
 		}
 	}
+}
+
+// phraseInPath reports whether two or more consecutive words of a phrase are
+// consecutive components of a path (given without its extension), and
+// whether the run reaches the file's own directory or name.
+func phraseInPath(phrase string, comps []string) (atEnd, ok bool) {
+	words := strings.Fields(phrase)
+	if len(words) < 2 {
+		return false, false
+	}
+	for i := 0; i+1 < len(words); i++ {
+		for j := 0; j+1 < len(comps); j++ {
+			if comps[j] != words[i] || comps[j+1] != words[i+1] {
+				continue
+			}
+			end := j + 1
+			for k := 2; i+k < len(words) && j+k < len(comps) && comps[j+k] == words[i+k]; k++ {
+				end = j + k
+			}
+			if end >= len(comps)-2 {
+				return true, true
+			}
+			ok = true
+		}
+	}
+	return false, ok
 }
