@@ -10,6 +10,7 @@ package intake
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -25,6 +26,9 @@ var (
 	MutationRisks   = []string{"read_only", "low_mutation", "high_mutation"}
 	ExpectedOutputs = []string{"hydration_packet", "target_set_for_consolidate", "single_chunk", "claim_evidence"}
 )
+
+// knownTargetRange is the optional line range of a known target.
+var knownTargetRange = regexp.MustCompile(`^:L[1-9][0-9]*(?:-L[1-9][0-9]*)?$`)
 
 // Field describes one intake field: its JSON/TOML key, the flag that sets it and
 // whether the intake declines without it.
@@ -212,6 +216,17 @@ func Validate(m Merged) []Problem {
 		if fd.Enum != nil && !slices.Contains(fd.Enum, v) {
 			probs = append(probs, Problem{fd.Key, false, fmt.Sprintf("%s %q from %s is not one of %s (%s)",
 				fd.Key, v, m.From[fd.Key], strings.Join(fd.Enum, " | "), fd.Flag)})
+		}
+	}
+	if kt := f.KnownTarget; kt != "" {
+		i := strings.LastIndex(kt, ":L")
+		if i >= 0 && strings.ContainsAny(kt[i:], `/\`) {
+			i = -1 // a drive or a directory named L…, not a range
+		}
+		if i >= 0 && !knownTargetRange.MatchString(kt[i:]) {
+			probs = append(probs, Problem{"known_target", false, fmt.Sprintf("known_target %q from %s: the range must be :L<start> or :L<start>-L<end> (--known-target)", kt, m.From["known_target"])})
+		} else if i == 0 {
+			probs = append(probs, Problem{"known_target", false, fmt.Sprintf("known_target %q from %s has no path (--known-target)", kt, m.From["known_target"])})
 		}
 	}
 	if f.BudgetTokens < 0 {

@@ -126,6 +126,27 @@ func TestValidateNamesEveryMissingFieldAndFlag(t *testing.T) {
 	}
 }
 
+func TestValidateKnownTargetRange(t *testing.T) {
+	for kt, ok := range map[string]bool{
+		"cmd/root.go":           true,
+		"cmd/root.go:L120":      true,
+		"cmd/root.go:L120-L160": true,
+		"C:Lib/x.py":            true,
+		"cmd/root.go:L0":        false,
+		"cmd/root.go:L12-":      false,
+		"cmd/root.go:Lx":        false,
+		":L12":                  false,
+		"cmd/root.go:L1-L2-L3":  false,
+	} {
+		f := full()
+		f.KnownTarget = kt
+		probs := Validate(Merge(Layer{Name: "flags", Fields: f}))
+		if (len(probs) == 0) != ok {
+			t.Errorf("known_target %q: problems %v", kt, probs)
+		}
+	}
+}
+
 func TestWarningsConstraintStack(t *testing.T) {
 	f := full()
 	if w := Warnings(f); len(w) != 0 {
