@@ -77,11 +77,11 @@ var htmlTags = setOf(`a b br code details div em h1 h2 h3 h4 hr i img kbd li ol 
 // names in code and names called with "()") with their split parts,
 // command-line flags, error-message fragments, quoted strings, and plain words
 // less stopwords. Every term is "exploratory" and carries the byte offset and
-// length of its first occurrence in the goal (a split part points at its
-// whole identifier) and how many times it occurs.
+// length of its first occurrence as its recorded kind (a split part points at
+// its whole identifier) and the number of places it occurs.
 //
 // The function is pure and deterministic: terms are ordered by kind (most
-// specific first), then by first offset, then by text.
+// specific first), then by offset, then by text.
 func ExtractTerms(goal string) []schema.GoalTerm {
 	x := &extractor{
 		s:     goal,
