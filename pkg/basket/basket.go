@@ -9,6 +9,7 @@ package basket
 import (
 	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -95,6 +96,9 @@ func ScoutTerms(in schema.Intake, handles []string) []string {
 		if g.File != "" {
 			add(g.File)
 		}
+		if subj := TestSubject(g.Term); subj != "" {
+			add(subj)
+		}
 	}
 	for _, f := range in.ForbiddenAssumptions {
 		if !isPathLike(f) {
@@ -105,6 +109,31 @@ func ScoutTerms(in schema.Intake, handles []string) []string {
 		add(kt)
 	}
 	return out
+}
+
+// TestSubject names the module a test file tests, by the common layouts:
+// test_pycode_ast.py → pycode_ast.py (whose path may be pycode/ast.py),
+// parse_test.go → parse.go, widget.test.ts → widget.ts, FooTest.java →
+// Foo.java, foo_spec.rb → foo.rb. It returns "" for other names.
+func TestSubject(name string) string {
+	base := path.Base(name)
+	ext := path.Ext(base)
+	stem := strings.TrimSuffix(base, ext)
+	switch {
+	case ext == "":
+		return ""
+	case strings.HasPrefix(stem, "test_") && len(stem) > 5:
+		return stem[5:] + ext
+	case strings.HasSuffix(stem, "_test") && len(stem) > 5:
+		return strings.TrimSuffix(stem, "_test") + ext
+	case strings.HasSuffix(stem, ".test") || strings.HasSuffix(stem, ".spec"):
+		return stem[:len(stem)-5] + ext
+	case strings.HasSuffix(stem, "_spec") && len(stem) > 5:
+		return strings.TrimSuffix(stem, "_spec") + ext
+	case ext == ".java" && strings.HasSuffix(stem, "Test") && len(stem) > 4:
+		return strings.TrimSuffix(stem, "Test") + ext
+	}
+	return ""
 }
 
 func goalHandles(goal string, handles []string) []string {
@@ -362,6 +391,27 @@ func Build(in Input) Output {
 		addLocations(&c, st)
 		fill(&c)
 		put(c)
+	}
+
+	// Modules under test of test files named in the goal.
+	for _, g := range in.Intake.GoalTerms {
+		subj := TestSubject(g.Term)
+		st := stats(subj)
+		if subj == "" || st == nil {
+			continue
+		}
+		n := 0
+		for _, cf := range st.Confirmations {
+			if (cf.Kind != "path" && cf.Kind != "file_name") || n >= 3 {
+				continue
+			}
+			n++
+			c := schema.Candidate{Term: cf.Path, Origin: "file_path", Use: UseLocate, PairedWith: []string{"tested_by:" + g.Term},
+				ExpectedSignal: "the module the named test exercises; source-bearing",
+				Notes:          fmt.Sprintf("module under test of %s, named in the goal", g.Term)}
+			fill(&c)
+			put(c)
+		}
 	}
 
 	// Order: origin trust, then the order terms were met.

@@ -449,11 +449,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		base := path.Base(f.Path)
 		stem := strings.TrimSuffix(base, path.Ext(base))
 		seenTerm := map[int]bool{}
-		for _, cand := range []string{f.Path, base, stem} {
+		// Test-subject names join the last path components with '_'
+		// ("pycode_ast.py" for sphinx/pycode/ast.py).
+		joined := []string{f.Path, base, stem}
+		if d := path.Dir(f.Path); d != "." {
+			joined = append(joined, path.Base(d)+"_"+base)
+			if dd := path.Dir(d); dd != "." {
+				joined = append(joined, path.Base(dd)+"_"+path.Base(d)+"_"+base)
+			}
+		}
+		for k, cand := range joined {
 			if ti, ok := termIdx[match.Fold(cand)]; ok && !seenTerm[ti] {
 				seenTerm[ti] = true
 				kind := "file_name"
-				if cand == f.Path {
+				if cand == f.Path || k > 2 {
 					kind = "path"
 				}
 				addConfirm(res.Terms[terms[ti]], Confirmation{Kind: kind, Path: f.Path, Value: cand})
