@@ -72,8 +72,10 @@ type Options struct {
 	// still apply. Git's semantics then hold in full: a tracked file is
 	// listed even when an ignore rule matches it, and a .ignore or
 	// .rtchignore '!' rule cannot bring back a file .gitignore excludes.
-	// Nested repositories and submodules are walked. Falls back to the
-	// walk, with a warning, when git fails.
+	// FIFOs, sockets and devices are invisible to git, so they are neither
+	// listed nor reported. Nested repositories and submodules are walked.
+	// Falls back to the walk, with a warning, when git fails. Off by
+	// default: it is slower than the walk (docs/bench/walk.md).
 	GitFastPath bool
 	// ReuseBuffers lets Each read every file of one worker into the same
 	// buffer, sparing an allocation and fresh-memory page faults per file;
