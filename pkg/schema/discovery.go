@@ -80,7 +80,9 @@ type Candidate struct {
 	// DF is the number of walked files containing the term; IDF = ln(1 + (N-df+0.5)/(df+0.5)).
 	DF  int     `json:"df"`
 	IDF float64 `json:"idf"`
-	// Locations are where the shape confirmed the term (path or path:line), capped.
+	// Locations are where the shape confirmed the term, as "kind:path" or
+	// "kind:path:line" (kind: code_symbol, heading, file_name, dir_name, path,
+	// json_key, yaml_key, toml_key, frontmatter_key), capped at 50.
 	Locations []string `json:"locations,omitempty"`
 	// Generic is true for a configured generic term.
 	Generic bool `json:"generic"`
