@@ -3,6 +3,8 @@ package gate
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -285,4 +287,42 @@ func FuzzReadSurface(f *testing.F) {
 			t.Fatal("nil lists")
 		}
 	})
+}
+
+func TestFindSurfacesOnDiskSkipsGitAndLinks(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("logs/a.jsonl", `{"id":"a"}`+"\n")
+	write(".git/logs/x.jsonl", "{bad\n")
+	write("deep/er/b.jsonl", `{"id":"b"}`+"\n")
+	if err := os.WriteFile(filepath.Join(outside, "c.jsonl"), []byte("{bad\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "c.jsonl"), filepath.Join(root, "logs", "c.jsonl")); err != nil {
+		t.Skip("no symlinks:", err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := FindSurfaces(os.DirFS(root), []string{"**/*.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, []string{"deep/er/b.jsonl", "logs/a.jsonl"}) {
+		t.Fatalf("surfaces %v", got)
+	}
+	g, err := Evaluate(Options{FS: os.DirFS(root), Surfaces: []string{"**/*.jsonl"}})
+	if err != nil || g.Status != StatusSafe {
+		t.Fatalf("%+v %v", g, err)
+	}
 }
