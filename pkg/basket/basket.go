@@ -338,6 +338,10 @@ func Build(in Input) Output {
 			if fs := stats(g.File); fs != nil && fs.ConfirmCount["path"]+fs.ConfirmCount["file_name"] > 0 {
 				st = fs
 				t = g.File
+				// A frame's path outside the tree names the walked file it ends with.
+				if len(fs.Confirmations) > 0 && fs.ConfirmCount["path"]+fs.ConfirmCount["file_name"] == 1 {
+					t = fs.Confirmations[0].Path
+				}
 			}
 		}
 		c := schema.Candidate{Term: t}

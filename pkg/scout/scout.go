@@ -472,9 +472,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				}
 			}
 		}
-		// Stack-frame style terms name a path suffix ("requests/models.py").
+		// Path terms may name a suffix of a walked path ("requests/models.py"
+		// for lib/requests/models.py), or a walked path may be the tail of a
+		// path term (a stack frame's "/usr/lib/python3/site-packages/requests/models.py").
+		fp := match.Fold(f.Path)
 		for ti, t := range terms {
-			if strings.Contains(t, "/") && t != match.Fold(f.Path) && strings.HasSuffix(match.Fold(f.Path), "/"+strings.TrimPrefix(t, "/")) {
+			if !strings.Contains(t, "/") || t == fp {
+				continue
+			}
+			if strings.HasSuffix(fp, "/"+strings.TrimPrefix(t, "/")) ||
+				(strings.Contains(f.Path, "/") && strings.HasSuffix(t, "/"+fp)) {
 				addConfirm(res.Terms[terms[ti]], Confirmation{Kind: "path", Path: f.Path, Value: t})
 				nameHits++
 			}
