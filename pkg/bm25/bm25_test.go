@@ -25,6 +25,15 @@ func TestTokenize(t *testing.T) {
 	if got := Terms("How does the RetryPolicy work"); !reflect.DeepEqual(got, []string{"retrypolicy", "retry", "policy", "work"}) {
 		t.Errorf("Terms = %q", got)
 	}
+	for in, want := range map[string]string{
+		"retries": "retry", "payments": "payment", "processes": "process", "boxes": "box",
+		"matches": "match", "wishes": "wish", "uses": "uses", "status": "status", "analysis": "analysis",
+		"class": "class", "integers": "integer", "flags": "flag", "gas": "gas", "v2s": "v2s", "utf8s": "utf8s",
+	} {
+		if got := Plural(in); got != want {
+			t.Errorf("Plural(%q) = %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestSearchAndNormalize(t *testing.T) {

@@ -47,7 +47,7 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 
 // schemaVersion changes whenever the tables or the tokenizer change; an index
 // with another version is rebuilt.
-const schemaVersion = "guild-wiki-fts-3"
+const schemaVersion = "guild-wiki-fts-4"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file

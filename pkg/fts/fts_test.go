@@ -67,7 +67,7 @@ func TestBuildAndSearch(t *testing.T) {
 	for _, h := range hits {
 		got = append(got, h.Path+"#"+h.Heading)
 	}
-	want := []string{"wiki/standards/retries.md#Retries > Backoff", "wiki/concepts/bad.md#Bad", "wiki/standards/retries.md#Retries > Budgets"}
+	want := []string{"wiki/standards/retries.md#Retries > Backoff", "wiki/standards/retries.md#Retries > Budgets", "wiki/concepts/bad.md#Bad"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("hits %q", got)
 	}
