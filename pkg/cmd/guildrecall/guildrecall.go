@@ -57,7 +57,7 @@ recallBeforeRead, chunks[{source_path, trust_tier, quarantined, rendered,
 score, sub_guild, lines}]}. topScore is in [0,1]; see docs/guild-recall.md.
 Configuration: .guild/config.toml under ROOT (or --config FILE).`,
 		Example: `guild-recall --query "how do we retry failed payments" --run-id run-42 --json
-guild-recall --query "callers of ledger.Post" --jq '.chunks[].source_path'`,
+guild-recall --query "callers of ledger.Post" --jq '.source == "structural"'`,
 		Stdin: cli.NoStdin,
 		Flags: func(fs *flag.FlagSet) {
 			o.fs = fs
