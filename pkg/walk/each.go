@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -28,6 +31,14 @@ func Each(ctx context.Context, o Options, files []File, fn func(f File, data []b
 	max := o.maxSize()
 	n := min(o.workers(), max1(len(files)))
 	var next, done atomic.Int64
+	// Files from one Files call share a root: open it once for openat2.
+	var b beneath
+	var root string
+	if len(files) > 0 {
+		root = rootOf(files[0])
+		b = openBeneath(root)
+		defer b.close()
+	}
 	var wg sync.WaitGroup
 	var once sync.Once
 	var firstErr error
@@ -42,7 +53,11 @@ func Each(ctx context.Context, o Options, files []File, fn func(f File, data []b
 					return
 				}
 				f := files[k]
-				data, s := readInto(f, max, r.buf)
+				fb := b
+				if rootOf(f) != root {
+					fb = openBeneath("") // a file from elsewhere: the plain way
+				}
+				data, s := readInto(fb, f, max, r.buf)
 				if o.ReuseBuffers && cap(data) > cap(r.buf) {
 					r.buf = data
 				}
@@ -92,22 +107,36 @@ func max1(n int) int {
 // and read with a bound, so a file swapped or grown after the walk is
 // still caught. A maxSize of 0 means DefaultMaxFileSize.
 func Read(f File, maxSize int64) ([]byte, *Skip) {
-	return readInto(f, maxSize, nil)
+	b := openBeneath(rootOf(f))
+	defer b.close()
+	return readInto(b, f, maxSize, nil)
+}
+
+// rootOf recovers the walk root from a File: Abs is the root, a
+// separator, and Path.
+func rootOf(f File) string {
+	rel := filepath.FromSlash(f.Path)
+	if len(f.Abs) > len(rel) && strings.HasSuffix(f.Abs, rel) && os.IsPathSeparator(f.Abs[len(f.Abs)-len(rel)-1]) {
+		return f.Abs[:len(f.Abs)-len(rel)-1]
+	}
+	return ""
 }
 
 // readInto is Read with a buffer to reuse: when scratch has room for the
 // file it is read there, otherwise into a new buffer of the file's size.
-func readInto(f File, maxSize int64, scratch []byte) ([]byte, *Skip) {
+func readInto(b beneath, f File, maxSize int64, scratch []byte) ([]byte, *Skip) {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	h, size, mode, err := openRead(f.Abs)
+	h, size, mode, err := b.open(f.Abs, filepath.FromSlash(f.Path))
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, &Skip{Path: f.Path, Reason: ReasonUnreadable, Detail: "vanished after the walk: " + errText(err)}
 		case errors.Is(err, syscall.ELOOP):
-			return nil, &Skip{Path: f.Path, Reason: ReasonSymlink, Detail: "replaced by a symlink after the walk; not followed"}
+			return nil, &Skip{Path: f.Path, Reason: ReasonSymlink, Detail: "it or a directory on its path was replaced by a symlink after the walk; not followed"}
+		case errors.Is(err, syscall.EXDEV):
+			return nil, &Skip{Path: f.Path, Reason: ReasonSymlinkEscape, Detail: "its path leads outside the root; not read"}
 		case errors.Is(err, syscall.ENXIO):
 			return nil, &Skip{Path: f.Path, Reason: ReasonSpecial, Detail: "replaced by a socket or device after the walk; not read"}
 		}

@@ -334,6 +334,45 @@ func TestToctou(t *testing.T) {
 	}
 }
 
+// TestToctouDirSwap: a directory swapped for a symlink to outside the
+// root between Files and Each must not lead a read out of the root, by
+// Each or by Read.
+func TestToctouDirSwap(t *testing.T) {
+	if !openat2Available() {
+		t.Skip("no openat2 here: only the last path component is protected (documented)")
+	}
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	writeTree(t, base, map[string]string{"root/d/in.md": "inside\n", "root/ok.md": "ok\n", "outside/in.md": "SECRET\n"})
+	files, err := Files(context.Background(), Options{Root: root}, nil)
+	if err != nil || len(files) != 2 {
+		t.Fatal(err, files)
+	}
+	if err := os.Rename(filepath.Join(root, "d"), filepath.Join(base, "d_old")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../outside", filepath.Join(root, "d")); err != nil {
+		t.Fatal(err)
+	}
+	skips := map[string]Skip{}
+	err = Each(context.Background(), Options{Root: root}, files, func(f File, b []byte) error {
+		if strings.Contains(string(b), "SECRET") {
+			t.Errorf("%s: read outside the root through a swapped directory", f.Path)
+		}
+		return nil
+	}, func(s Skip) { skips[s.Path] = s })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := skips["d/in.md"]
+	if !ok || (s.Reason != ReasonSymlink && s.Reason != ReasonSymlinkEscape) {
+		t.Errorf("d/in.md: skip %+v, want symlink", s)
+	}
+	if data, s := Read(files[0], 0); data != nil || s == nil {
+		t.Errorf("Read(%s) = %q, %+v", files[0].Path, data, s)
+	}
+}
+
 // TestEachStopsOnError: the first callback error ends Each and is
 // returned; cancellation is returned too.
 func TestEachStopsOnError(t *testing.T) {

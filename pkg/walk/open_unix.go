@@ -30,3 +30,13 @@ func openRead(path string) (rhandle, int64, fs.FileMode, error) {
 func (h rhandle) read(p []byte) (int, error) { return h.f.Read(p) }
 
 func (h rhandle) close() { h.f.Close() }
+
+// beneath is the portable fallback: files are opened by absolute path,
+// with O_NOFOLLOW on the last component where the system has it.
+type beneath struct{}
+
+func openBeneath(string) beneath { return beneath{} }
+
+func (beneath) close() {}
+
+func (beneath) open(abs, _ string) (rhandle, int64, fs.FileMode, error) { return openRead(abs) }
