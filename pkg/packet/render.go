@@ -13,6 +13,10 @@ import (
 	"github.com/rtch/rtch/pkg/schema"
 )
 
+// maxSurfacesListed caps the ranked surfaces without chunks listed in the
+// brief's table; every surface holding a chunk is listed whatever its rank.
+const maxSurfacesListed = 25
+
 // maxSkipsListed caps the skipped surfaces listed by name in the brief; the
 // counts per reason always cover all of them.
 const maxSkipsListed = 20
@@ -52,8 +56,16 @@ func Markdown(p *schema.Packet, h *schema.Handoff) string {
 		w("No surface was ranked.\n\n")
 	} else {
 		w("| rank | path | score | chunks | why |\n|---:|---|---:|---:|---|\n")
-		for _, s := range p.SelectedSurfaces {
+		left := 0
+		for i, s := range p.SelectedSurfaces {
+			if i >= maxSurfacesListed && len(s.ChunkIDs) == 0 {
+				left++
+				continue
+			}
 			w("| %d | %s | %.2f | %d | %s |\n", s.Rank, code(s.Path), s.Score, len(s.ChunkIDs), cell(strings.Join(s.WhySelected, "; ")))
+		}
+		if left > 0 {
+			w("\n%d more ranked surfaces without chunks are in selected_surfaces of the JSON or YAML form.\n", left)
 		}
 		w("\n")
 	}
