@@ -22,12 +22,13 @@ import (
 
 // evalTask is one localization task of ../shared/eval.
 type evalTask struct {
-	Repo      string   `json:"repo"`
-	Parent    string   `json:"parent"`
-	Base      string   `json:"base_commit"`
-	Intent    string   `json:"intent"`
-	Problem   string   `json:"problem_statement"`
-	GoldFiles []string `json:"gold_files"`
+	Repo      string              `json:"repo"`
+	Parent    string              `json:"parent"`
+	Base      string              `json:"base_commit"`
+	Intent    string              `json:"intent"`
+	Problem   string              `json:"problem_statement"`
+	GoldFiles []string            `json:"gold_files"`
+	GoldLines map[string][][2]int `json:"gold_lines"`
 }
 
 // TestEvalRanking measures file-level localization of the scout → probe
@@ -64,6 +65,7 @@ func TestEvalRanking(t *testing.T) {
 	type agg struct {
 		n, h1, h3, h5, h10, a1, a3, a5, a10 int
 		mrr                                 float64
+		lineN, lineHit, firstHit            int // gold files in the top 10 with gold lines, and those an anchor window (the first anchor's) covers
 	}
 	per := map[string]*agg{}
 	all := &agg{}
@@ -90,7 +92,7 @@ func TestEvalRanking(t *testing.T) {
 			}
 			os.Rename(tmp, dir)
 		}
-		ranked, why := rankFor(t, dir, goal)
+		ranked, why, anchors := rankFor(t, dir, goal)
 		gold := map[string]bool{}
 		for _, g := range tk.GoldFiles {
 			gold[g] = true
@@ -119,6 +121,29 @@ func TestEvalRanking(t *testing.T) {
 				}
 			}
 			return n == len(gold)
+		}
+		for i, p := range ranked {
+			if i >= 10 || len(tk.GoldLines[p]) == 0 {
+				continue
+			}
+			covered, first := false, false
+			for _, r := range tk.GoldLines[p] {
+				for k, an := range anchors[p] {
+					if an-20 <= r[1] && r[0] <= an+20 {
+						covered = true
+						first = first || k == 0
+					}
+				}
+			}
+			for _, x := range []*agg{a, all} {
+				x.lineN++
+				if covered {
+					x.lineHit++
+				}
+				if first {
+					x.firstHit++
+				}
+			}
 		}
 		for _, x := range []*agg{a, all} {
 			x.n++
@@ -177,14 +202,15 @@ func TestEvalRanking(t *testing.T) {
 		if r == "ALL" {
 			a = all
 		}
-		t.Logf("%-22s n=%3d acc@1 %5.1f acc@3 %5.1f acc@5 %5.1f acc@10 %5.1f | hit@1 %5.1f hit@5 %5.1f hit@10 %5.1f | MRR %5.1f",
-			r, a.n, pct(a.a1, a.n), pct(a.a3, a.n), pct(a.a5, a.n), pct(a.a10, a.n), pct(a.h1, a.n), pct(a.h5, a.n), pct(a.h10, a.n), 100*a.mrr/float64(max(a.n, 1)))
+		t.Logf("%-22s n=%3d acc@1 %5.1f acc@3 %5.1f acc@5 %5.1f acc@10 %5.1f | hit@1 %5.1f hit@5 %5.1f hit@10 %5.1f | MRR %5.1f | anchors cover gold lines %5.1f%% (first %5.1f%%) of %d",
+			r, a.n, pct(a.a1, a.n), pct(a.a3, a.n), pct(a.a5, a.n), pct(a.a10, a.n), pct(a.h1, a.n), pct(a.h5, a.n), pct(a.h10, a.n), 100*a.mrr/float64(max(a.n, 1)),
+			pct(a.lineHit, a.lineN), pct(a.firstHit, a.lineN), a.lineN)
 	}
 }
 
 // rankFor runs intake → scout → basket → probe in process and returns the
 // ranked paths.
-func rankFor(t *testing.T, dir, goal string) ([]string, map[string]string) {
+func rankFor(t *testing.T, dir, goal string) ([]string, map[string]string, map[string][]int) {
 	m := intake.Merge(intake.Layer{Name: "flags", Fields: schema.IntakeFields{Goal: goal, TargetProfile: "code_path",
 		FanoutLevel: "normal", MutationRisk: "read_only", ExpectedOutput: "hydration_packet", EnoughEvidenceDefinition: "eval"}})
 	in, err := intake.Build(m)
@@ -205,8 +231,10 @@ func rankFor(t *testing.T, dir, goal string) ([]string, map[string]string) {
 	}
 	var out []string
 	why := map[string]string{}
+	anchors := map[string][]int{}
 	for _, s := range pr.Rank.Surfaces {
 		out = append(out, s.Path)
+		anchors[s.Path] = s.Anchors
 		why[s.Path] = fmt.Sprintf("#%d %.3f %v", s.Rank, s.Score, s.WhySelected)
 	}
 	if os.Getenv("RTCH_EVAL_VERBOSE") == "2" {
@@ -216,7 +244,7 @@ func rankFor(t *testing.T, dir, goal string) ([]string, map[string]string) {
 		}
 		t.Logf("   terms: %s", strings.Join(ts, " "))
 	}
-	return out, why
+	return out, why, anchors
 }
 
 // evalWeights lets RTCH_EVAL_WEIGHTS (JSON) override rank.Default for tuning runs.

@@ -24,6 +24,7 @@ const (
 	keptPositions = 4  // match positions kept per term per file, for hits
 	anchorsKept   = 5  // anchor lines per file
 	anchorSpread  = 12 // anchors closer than this to a better one are dropped
+	anchorWindow  = 8  // lines either side whose terms count toward an anchor
 )
 
 // pos is one kept match.
@@ -177,32 +178,64 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 	})
 	if len(ev.terms) > 0 {
 		ev.lines = match.CountLines(data)
-		ev.anchors = pickAnchors(ls)
+		ev.anchors = pickAnchors(ls, terms)
 	}
 }
 
-// pickAnchors chooses the best-scoring lines, spread apart.
-func pickAnchors(ls []lineScore) []int {
-	sort.SliceStable(ls, func(i, j int) bool {
-		if ls[i].score != ls[j].score {
-			return ls[i].score > ls[j].score
+// pickAnchors chooses the lines hydration should center on: each line with
+// hits is scored by its own evidence plus the IDF of every distinct term
+// within anchorWindow lines of it (the window hydration will read), best
+// first, spread apart.
+func pickAnchors(ls []lineScore, terms []censusTerm) []int {
+	var bitIDF [64]float64
+	for i, t := range terms {
+		if t.phrase == "" && !t.neighbor && t.idf > bitIDF[i%64] {
+			bitIDF[i%64] = t.idf
 		}
-		return ls[i].line < ls[j].line
+	}
+	type cand struct {
+		line  int
+		score float64
+	}
+	cs := make([]cand, len(ls))
+	lo := 0
+	for i, l := range ls {
+		for ls[lo].line < l.line-anchorWindow {
+			lo++
+		}
+		var mask uint64
+		for j := lo; j < len(ls) && ls[j].line <= l.line+anchorWindow; j++ {
+			mask |= ls[j].seen
+		}
+		sc := l.score
+		for b := 0; mask != 0; b++ {
+			if mask&1 != 0 {
+				sc += bitIDF[b]
+			}
+			mask >>= 1
+		}
+		cs[i] = cand{l.line, sc}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].score != cs[j].score {
+			return cs[i].score > cs[j].score
+		}
+		return cs[i].line < cs[j].line
 	})
 	var out []int
-	for _, l := range ls {
+	for _, c := range cs {
 		if len(out) >= anchorsKept {
 			break
 		}
 		near := false
 		for _, a := range out {
-			if l.line-a < anchorSpread && a-l.line < anchorSpread {
+			if c.line-a < anchorSpread && a-c.line < anchorSpread {
 				near = true
 				break
 			}
 		}
 		if !near {
-			out = append(out, l.line)
+			out = append(out, c.line)
 		}
 	}
 	return out
