@@ -136,6 +136,10 @@ func Recall(ctx context.Context, opt Options) (*Result, error) {
 			opt.Warn(fmt.Sprintf("%s: sub-guild %q: %s is not a directory; skipped", WorkspacePath, s.Name, s.Path))
 			continue
 		}
+		if !inside(opt.Root, dir) {
+			opt.Warn(fmt.Sprintf("%s: sub-guild %q: %s resolves outside the workspace (symlink); skipped", WorkspacePath, s.Name, s.Path))
+			continue
+		}
 		cfg, _, err := guildconfig.Load("", dir)
 		if err != nil {
 			return nil, err
@@ -413,4 +417,15 @@ func checkRunID(id string) error {
 		return fmt.Errorf("--run-id %q: a run id is one path element (no '/', '\\\\' or '..')", id)
 	}
 	return nil
+}
+
+// inside reports whether dir, with symlinks resolved, is below root.
+func inside(root, dir string) bool {
+	r, err1 := filepath.EvalSymlinks(root)
+	d, err2 := filepath.EvalSymlinks(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(r, d)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
