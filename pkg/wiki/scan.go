@@ -51,7 +51,9 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 		}
 	}
 	wikiDir := filepath.Join(root, "wiki")
-	if _, err := os.Lstat(wikiDir); err == nil {
+	if info, err := os.Lstat(wikiDir); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		diags = append(diags, Diagnostic{Path: "wiki", Message: "symlink not followed"})
+	} else if err == nil {
 		walk(wikiDir, "wiki", func(rel string, fi fileInfo, err error) {
 			if err != nil {
 				diags = append(diags, Diagnostic{Path: rel, Message: "unreadable: " + unwrapPathError(err)})

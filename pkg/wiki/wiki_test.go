@@ -185,3 +185,16 @@ func TestListAndLoad(t *testing.T) {
 		t.Fatalf("categories %q %q", pages[0].Category, pages[1].Category)
 	}
 }
+
+func TestWikiDirSymlinkNotFollowed(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(outside, "concepts"), 0o755)
+	os.WriteFile(filepath.Join(outside, "concepts/x.md"), []byte("# X\nx\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(root, "wiki")); err != nil {
+		t.Fatal(err)
+	}
+	files, diags, err := List(root, 0)
+	if err != nil || len(files) != 0 || len(diags) != 1 || diags[0].String() != "wiki: symlink not followed" {
+		t.Fatalf("files %v diags %v err %v", files, diags, err)
+	}
+}
