@@ -9,8 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gitEnv isolates git from the machine's configuration, so that only the
@@ -325,6 +327,14 @@ func TestGitAgreementRandom(t *testing.T) {
 	rounds := 60
 	if testing.Short() {
 		rounds = 8
+	}
+	// RTCH_WALK_ROUNDS=N runs a longer search (with rarer atoms too).
+	if n, err := strconv.Atoi(os.Getenv("RTCH_WALK_ROUNDS")); err == nil && n > 0 {
+		rounds = n
+		seed := time.Now().UnixNano()
+		t.Logf("seed %d", seed)
+		rnd = rand.New(rand.NewSource(seed))
+		atoms = append(atoms, "\\*", "[!]", "[]a]", "**/", "/**", "[^b]", "\\?", "?*", "*?", "[a-]", "[[:digit:]a]", "\\[", "a ", "\\ ")
 	}
 	defer func() {
 		// Rounds where git lists nothing or everything test little.
