@@ -73,18 +73,17 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 	return files, diags, nil
 }
 
-// Read loads and parses one listed page. A binary file (a NUL byte in its
-// first 8 KiB) is refused with an error so callers can report it as a skip.
+// Read loads and parses one listed page. A binary file (a NUL byte
+// anywhere) is refused with an error so callers can report it as a skip.
 func Read(root string, f File) (*Page, []Diagnostic, error) {
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %s", f.Path, unwrapPathError(err))
 	}
-	head := data
-	if len(head) > 8192 {
-		head = head[:8192]
-	}
-	if bytes.IndexByte(head, 0) >= 0 {
+	// A NUL anywhere (not only in the first 8 KiB, bad-inputs W06) makes the
+	// file binary: the decision must not depend on a buffer size, and pages
+	// are small enough (caps.max_page_bytes) to scan whole.
+	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, nil, fmt.Errorf("%s: binary file (NUL byte); skipped", f.Path)
 	}
 	p, diags := Parse(f.Path, data)

@@ -157,6 +157,7 @@ func TestListAndLoad(t *testing.T) {
 	write("wiki/.obsidian/x.md", "# hidden\n")
 	write("wiki/notes.txt", "not md")
 	write("wiki/bin.md", "a\x00b")
+	write("wiki/late-nul.md", "# Late\n"+strings.Repeat("a", 70000)+"\x00")
 	write(".guild/principles.md", "# P\np\n")
 	if err := os.Symlink(filepath.Join(root, "wiki/decisions/d.md"), filepath.Join(root, "wiki/link.md")); err != nil {
 		t.Fatal(err)
@@ -177,7 +178,7 @@ func TestListAndLoad(t *testing.T) {
 	for _, d := range diags {
 		msgs = append(msgs, d.String())
 	}
-	wantD := []string{"wiki/link.md: symlink not followed", "wiki/bin.md: binary file (NUL byte); skipped"}
+	wantD := []string{"wiki/link.md: symlink not followed", "wiki/bin.md: binary file (NUL byte); skipped", "wiki/late-nul.md: binary file (NUL byte); skipped"}
 	if !reflect.DeepEqual(msgs, wantD) {
 		t.Fatalf("diags %q", msgs)
 	}
