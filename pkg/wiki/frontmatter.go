@@ -93,11 +93,18 @@ type Diagnostic struct {
 	Message string
 }
 
+// String renders "path:line: message". A path with control characters or
+// invalid UTF-8 (a file name can hold a newline) is quoted, so one
+// diagnostic stays one line.
 func (d Diagnostic) String() string {
-	if d.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", d.Path, d.Line, d.Message)
+	p := d.Path
+	if strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }) {
+		p = strconv.Quote(p)
 	}
-	return fmt.Sprintf("%s: %s", d.Path, d.Message)
+	if d.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", p, d.Line, d.Message)
+	}
+	return fmt.Sprintf("%s: %s", p, d.Message)
 }
 
 // FrontmatterError is returned when a frontmatter block exists but cannot be

@@ -199,3 +199,10 @@ func TestWikiDirSymlinkNotFollowed(t *testing.T) {
 		t.Fatalf("files %v diags %v err %v", files, diags, err)
 	}
 }
+
+func TestDiagnosticQuotesControlCharacters(t *testing.T) {
+	d := Diagnostic{Path: "wiki/a\nb.md", Line: 2, Message: "m"}
+	if got := d.String(); got != `"wiki/a\nb.md":2: m` {
+		t.Fatalf("%q", got)
+	}
+}
