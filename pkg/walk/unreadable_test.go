@@ -107,7 +107,13 @@ func runAsNobody(t *testing.T, dir string) string {
 	}
 	cmd := exec.Command(bin, "-test.run=^TestUnreadableHelper$", "-test.v=false")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "WALK_UNREADABLE_DIR="+dir)
+	// nobody cannot write coverage data where the parent would.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOCOVERDIR=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, "WALK_UNREADABLE_DIR="+dir)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	out, err := cmd.Output()
 	if err != nil {
