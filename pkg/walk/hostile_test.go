@@ -249,6 +249,10 @@ func checkHostile(t *testing.T, root string, o Options) {
 	// W18: odd names stay distinct paths, byte for byte.
 	for _, p := range []string{"docs/W18 space.md", "docs/-W18_leading_dash.md", "docs/W18_newline_\nx.md",
 		"docs/W18_bad_name_\xff.md", "docs/W18_caf\xc3\xa9.md", "docs/W18_cafe\xcc\x81.md", "docs/README.md", "docs/readme.md"} {
+		if _, err := os.Lstat(filepath.Join(root, p)); err != nil {
+			t.Logf("W18: %q not created here (the script tolerates that): %v", p, err)
+			continue
+		}
 		if _, ok := res.text[p]; !ok {
 			t.Errorf("W18: %q not listed", p)
 		}
