@@ -1,6 +1,9 @@
 package protect
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -74,6 +77,31 @@ func BenchmarkRedact1MB(b *testing.B) {
 	for name, in := range adversarial() {
 		b.Run(name, func(b *testing.B) {
 			measure(b, in, func(s string) { Redact(s) })
+		})
+	}
+}
+
+// BenchmarkChunk is the per-chunk cost rtch-hydrate and guild-recall pay:
+// redaction plus the whole protect pipeline on a 40-line chunk of real Go
+// source. "ordinary" is net/http/server.go from GOROOT; "dense" is this
+// package's own rule table, as full of trigger words as text gets.
+func BenchmarkChunk(b *testing.B) {
+	for _, c := range []struct{ name, path string }{
+		{"ordinary", filepath.Join(runtime.GOROOT(), "src", "net", "http", "server.go")},
+		{"dense", "probe.go"},
+	} {
+		src, err := os.ReadFile(c.path)
+		if err != nil {
+			b.Skip(err)
+		}
+		lines := strings.SplitAfter(string(src), "\n")
+		chunk := strings.Join(lines[100:min(140, len(lines))], "")
+		p := Provenance{Path: "wiki/concepts/x.md", Confidence: "high", SourceRefs: 1}
+		b.Run(c.name, func(b *testing.B) {
+			measure(b, chunk, func(s string) {
+				Redact(s)
+				ProtectChunk(c.path, s, p)
+			})
 		})
 	}
 }

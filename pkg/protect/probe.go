@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -58,6 +59,11 @@ type rule struct {
 	// with punctuation between the words: datamarking, snake_case); such a
 	// rule must not allow free gaps, which would join separate clauses.
 	words bool
+	// starts: every match begins at an anchor (after a word boundary), so
+	// the regexp is tried anchored at each anchor hit over at most
+	// startReach bytes instead of over windows: dense text costs the length
+	// of the attempts, not rules × text.
+	starts bool
 	// with are further anchor sets: a window is matched only when every set
 	// has a hit inside it (an override needs its verb, qualifier and object).
 	with [][]string
@@ -84,7 +90,8 @@ var (
 
 // multilingualAnchors are literals every multilingualOverride phrase holds.
 func multilingualAnchors() []string {
-	return []string{"instruc", "istruz", "anweisung", "инструкц", "указан", "οδηγ", "무시", "忽略", "無視", Normalize("अनदेखी")}
+	return []string{"olvida", "ignora", "oublie", "ignorez", "ignorer", "precedentes", "ignoriere", "vergiss",
+		"instrucoes", "игнорир", "забудь", "αγνοη", "무시", "忽略", "無視", Normalize("अनदेखी")}
 }
 
 // The verb, qualifier and object vocabularies of override phrasing. The
@@ -105,16 +112,16 @@ const (
 
 var rules = []rule{
 	// override phrasing
-	{with: [][]string{strongQualAnchors, nounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
-	{with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
-	{with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [a-z']+){0,6}?(?: and|,| then|, and|, then) (?:then |just |instead |only |simply )*` + outVerb + `\b`)},
-	{with: [][]string{{"above", "everything", "all of that", "all that", "all your", "all previous", "all prior"}}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
+	{starts: true, with: [][]string{strongQualAnchors, nounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
+	{starts: true, with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
+	{starts: true, with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [a-z']+){0,6}?(?: and|,| then|, and|, then) (?:then |just |instead |only |simply )*` + outVerb + `\b`)},
+	{starts: true, with: [][]string{{"above", "everything", "all of that", "all that", "all your", "all previous", "all prior"}}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
 	{with: [][]string{{":", "do", "follow", "obey", "only", "exclusive", "solely", "except"}}, anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
-	{words: true, with: [][]string{append(strongQualAnchors, "all", "any")}, anchors: verbAnchors, id: "override_phrase",
+	{starts: true, words: true, with: [][]string{append(strongQualAnchors, "all", "any")}, anchors: verbAnchors, id: "override_phrase",
 		re: regexp.MustCompile(`\b` + ovVerb + ` (?:(?:all|any|the|your|of) )*` + ovStrongQual + ` ` + ovNoun + `\b`)},
 	{anchors: multilingualAnchors(), id: "override_phrase", re: multilingualOverride()},
 	// persona and mode switches
-	{anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now (?:a|an|the|my|our|dan|free|unrestricted|jailbroken|no longer|going to|in (?:[a-z]+ )?mode|[a-z]+ing)\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
+	{starts: true, anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now (?:a|an|the|my|our|dan|free|unrestricted|jailbroken|no longer|going to|in (?:[a-z]+ )?mode|[a-z]+ing)\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
 	{with: [][]string{{"god", "dan", "jailbreak", "override", "sudo", "security", "system", "admin", "root"}}, anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
 	// system prompt extraction
 	{with: [][]string{{"reveal", "print", "show", "display", "output", "repeat", "dump", "leak", "share", "give me", "tell me", "encode", "translate", "spell out", "recite", "write out", "see", "what "}, {"system", "initial", "original", "hidden", "secret", "internal", "developer", "pre"}}, anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
@@ -280,6 +287,10 @@ func Probe(text string) []Finding {
 		found := add
 		if r.words {
 			found = addOnce
+		}
+		if r.starts {
+			sc.scanStarts(anchoredRE(r.re), v, r.anchors, r.with, func(loc []int) { found(r.id, v, loc) })
+			continue
 		}
 		sc.scan(r.re, v, r.anchors, r.with, func(loc []int) { found(r.id, v, loc) })
 	}
@@ -629,6 +640,67 @@ func (sc *scanner) scan(re *regexp.Regexp, v string, anchors []string, with [][]
 		}
 	}
 }
+
+// startReach bounds a match of a starts rule (from its anchor).
+const startReach = 256
+
+// anchoredCache holds ^(?:re) for the starts rules.
+var anchoredCache sync.Map
+
+func anchoredRE(re *regexp.Regexp) *regexp.Regexp {
+	if a, ok := anchoredCache.Load(re); ok {
+		return a.(*regexp.Regexp)
+	}
+	a := regexp.MustCompile(`^(?:` + re.String() + `)`)
+	anchoredCache.Store(re, a)
+	return a
+}
+
+// scanStarts reports matches of the anchored regexp re tried at each anchor
+// hit that starts a word and has a hit of every set in with within
+// startReach bytes after it. Each attempt is charged startReach bytes (at
+// most) of the budget.
+func (sc *scanner) scanStarts(re *regexp.Regexp, v string, anchors []string, with [][]string, fn func([]int)) {
+	ix := sc.index(v)
+	hits := ix.positions(anchors)
+	if len(hits) == 0 {
+		return
+	}
+	co := make([][]int, len(with))
+	for k, set := range with {
+		if co[k] = ix.positions(set); len(co[k]) == 0 {
+			return
+		}
+	}
+	lastEnd := 0
+next:
+	for _, h := range hits {
+		if h < lastEnd || (h > 0 && isWordByte(v[h-1])) {
+			continue
+		}
+		end := min(h+startReach, len(v))
+		for _, c := range co {
+			k := sort.SearchInts(c, h)
+			if k == len(c) || c[k] >= end {
+				continue next
+			}
+		}
+		if end-h > sc.budget {
+			sc.exceeded = true
+			return
+		}
+		sc.budget -= end - h
+		if m := re.FindStringIndex(v[h:end]); m != nil {
+			if m[1] == end-h && end < len(v) && isWordByte(v[end]) {
+				continue // cut inside a word at the reach limit
+			}
+			fn([]int{h, h + m[1]})
+			lastEnd = h + m[1]
+		}
+	}
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' || c >= 0x80 }
 
 // allWithin reports whether w holds an anchor of every set.
 func allWithin(w string, sets [][]string) bool {

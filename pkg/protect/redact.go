@@ -18,6 +18,9 @@ type redaction struct {
 	// ASCII-lowercased form: a rule whose literals are all absent is skipped
 	// without running its regexp.
 	need []string
+	// reach > 0 runs the regexp only on windows from reach/2 bytes before to
+	// reach bytes after each need literal (merged), not on the whole text.
+	reach int
 }
 
 var redactions = []redaction{
@@ -37,11 +40,11 @@ var redactions = []redaction{
 	{need: []string{"_live_", "_test_"}, rule: "stripe_key", re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{24,}`)},
 	{need: []string{"npm_"}, rule: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
 	{need: []string{"eyj"}, rule: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
-	{need: []string{"://"}, rule: "url_credentials", group: 1, check: notPlaceholder, re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,100}:([^\s/@]{1,200})@`)},
+	{reach: 512, need: []string{"://"}, rule: "url_credentials", group: 1, check: notPlaceholder, re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,100}:([^\s/@]{1,200})@`)},
 	// name = "…" with a high-entropy quoted value
-	{need: secretWords, rule: "secret_assignment", group: 1, check: quotedSecret, re: regexp.MustCompile(secretName + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
+	{reach: 512, need: secretWords, rule: "secret_assignment", group: 1, check: quotedSecret, re: regexp.MustCompile(secretName + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
 	// name=value unquoted (env files, YAML, shell) with a long high-entropy value
-	{need: secretWords, rule: "secret_assignment", group: 1, check: bareSecret, re: regexp.MustCompile(secretName + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
+	{reach: 512, need: secretWords, rule: "secret_assignment", group: 1, check: bareSecret, re: regexp.MustCompile(secretName + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
 }
 
 // secretWords are the literals (lowercase) every secretName contains.
@@ -69,7 +72,7 @@ func Redact(text string) (string, []string) {
 		if !containsAny(lower, r.need) {
 			continue
 		}
-		if out := replaceSecrets(text, r, fired); out != text {
+		if out := replaceSecrets(text, lower, r, fired); out != text {
 			text = out
 			lower = asciiLower(text)
 		}
@@ -82,39 +85,86 @@ func Redact(text string) (string, []string) {
 	return text, rules
 }
 
-func replaceSecrets(text string, r redaction, fired map[string]bool) string {
+func replaceSecrets(text, lower string, r redaction, fired map[string]bool) string {
 	var b strings.Builder
 	last := 0
 	mark := "[REDACTED:" + r.rule + "]"
-	for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
-		lo, hi := m[0], m[1]
-		if r.group > 0 {
-			lo, hi = -1, -1
-			// the first participating group from r.group on (alternatives)
-			for g := r.group; 2*g+1 < len(m); g++ {
-				if m[2*g] >= 0 {
-					lo, hi = m[2*g], m[2*g+1]
-					break
+	for _, w := range windows(lower, r.need, r.reach) {
+		for _, m := range r.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += w[0]
 				}
 			}
-			if lo < 0 {
+			lo, hi := m[0], m[1]
+			if r.group > 0 {
+				lo, hi = -1, -1
+				// the first participating group from r.group on (alternatives)
+				for g := r.group; 2*g+1 < len(m); g++ {
+					if m[2*g] >= 0 {
+						lo, hi = m[2*g], m[2*g+1]
+						break
+					}
+				}
+				if lo < 0 {
+					continue
+				}
+			}
+			if lo < last {
+				continue // already replaced through an overlapping window
+			}
+			secret := text[lo:hi]
+			if strings.Contains(secret, "[REDACTED:") || (r.check != nil && !r.check(secret)) {
 				continue
 			}
+			b.WriteString(text[last:lo])
+			b.WriteString(mark)
+			last = hi
+			fired[r.rule] = true
 		}
-		secret := text[lo:hi]
-		if strings.Contains(secret, "[REDACTED:") || (r.check != nil && !r.check(secret)) {
-			continue
-		}
-		b.WriteString(text[last:lo])
-		b.WriteString(mark)
-		last = hi
-		fired[r.rule] = true
 	}
 	if last == 0 {
 		return text
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// windows returns the byte ranges a redaction's regexp runs on: the whole
+// text when reach is 0, else merged windows around the need literals,
+// widened to line boundaries (at most 256 bytes) so no match is cut.
+func windows(lower string, need []string, reach int) [][2]int {
+	if reach == 0 {
+		return [][2]int{{0, len(lower)}}
+	}
+	var hits []int
+	for _, n := range need {
+		for i := 0; ; {
+			k := strings.Index(lower[i:], n)
+			if k < 0 {
+				break
+			}
+			hits = append(hits, i+k)
+			i += k + len(n)
+		}
+	}
+	sort.Ints(hits)
+	var out [][2]int
+	for _, h := range hits {
+		lo, hi := max(h-reach/2, 0), min(h+reach, len(lower))
+		for k := 0; k < 256 && lo > 0 && lower[lo-1] != '\n'; k++ {
+			lo--
+		}
+		for k := 0; k < 256 && hi < len(lower) && lower[hi] != '\n'; k++ {
+			hi++
+		}
+		if n := len(out); n > 0 && lo <= out[n-1][1] {
+			out[n-1][1] = max(out[n-1][1], hi)
+			continue
+		}
+		out = append(out, [2]int{lo, hi})
+	}
+	return out
 }
 
 // placeholderRE recognises documentation placeholders and template
