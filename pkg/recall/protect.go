@@ -39,7 +39,7 @@ func newProtector(opt Options) *protector {
 	return &protector{opt: opt, log: EventLog(opt.Root, opt.RunID)}
 }
 
-func (p *protector) event(ev protect.SecurityEvent) error {
+func (p *protector) record(ev protect.SecurityEvent) error {
 	ev.RunID = p.opt.RunID
 	ev.Tool = p.opt.Tool
 	ev.At = p.opt.Now.UTC().Format(time.RFC3339)
@@ -51,7 +51,10 @@ func (p *protector) event(ev protect.SecurityEvent) error {
 }
 
 // protect is the one function that turns a candidate into an output chunk.
-func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, error) {
+// The security event of a quarantined chunk is returned, not yet written:
+// the caller records it only if the chunk is emitted (a chunk trimmed by the
+// graph cap never reaches anyone).
+func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, *protect.SecurityEvent) {
 	out := c.path
 	if prefix != "" {
 		out = path.Join(prefix, c.path)
@@ -85,14 +88,12 @@ func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, error) 
 		for _, f := range findings {
 			excerpts = append(excerpts, f.Pattern+": "+f.Excerpt)
 		}
-		if err := p.event(protect.SecurityEvent{EventType: "recall_quarantine", Decision: "blocked",
+		ev := &protect.SecurityEvent{EventType: "recall_quarantine", Decision: "blocked",
 			SourcePath: out, Patterns: protect.Patterns(findings), TrustTier: string(tier),
-			Excerpts: excerpts, SHA256: hex.EncodeToString(sum[:])}); err != nil {
-			return schema.RecallChunk{}, err
-		}
+			Excerpts: excerpts, SHA256: hex.EncodeToString(sum[:])}
 		rc.Quarantined = true
 		rc.Rendered = protect.Quarantined(out, findings)
-		return rc, nil
+		return rc, ev
 	}
 	rc.Rendered, _ = protect.WrapBudget(c.text, tier, p.opt.Settings.ChunkTokens)
 	return rc, nil

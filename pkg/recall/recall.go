@@ -306,10 +306,7 @@ func protectAll(res *Result, bs []branch, opt Options) error {
 			if n >= limit {
 				break
 			}
-			c, err := p.protect(t.chunk, t.b.prefix)
-			if err != nil {
-				return err
-			}
+			c, ev := p.protect(t.chunk, t.b.prefix)
 			if tokenCap > 0 {
 				// The cap counts what lands in a prompt: the rendered,
 				// wrapped text.
@@ -318,6 +315,11 @@ func protectAll(res *Result, bs []branch, opt Options) error {
 					continue
 				}
 				used += est
+			}
+			if ev != nil {
+				if err := p.record(*ev); err != nil {
+					return err
+				}
 			}
 			c.SubGuild = t.b.sub
 			res.Chunks = append(res.Chunks, c)
