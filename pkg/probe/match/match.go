@@ -15,6 +15,8 @@ package match
 
 import (
 	"bytes"
+	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -32,6 +34,8 @@ type Matcher struct {
 	// next state's offset (state*nclass) times 2, plus 1 when that state
 	// ends a term.
 	fast []int32
+	// sa, when set, replaces the automaton's scan loop for small term sets.
+	sa *shiftAnd
 }
 
 // suffixes a plain word may carry before its word boundary.
@@ -182,6 +186,7 @@ func New(terms []string) *Matcher {
 		queue = queue[1:]
 		f := nodes[s].fail
 		nodes[s].out = append(nodes[s].out, m.out[f]...)
+		slices.Sort(nodes[s].out)
 		m.out[s] = nodes[s].out
 		m.hasOut[s] = len(m.out[s]) > 0
 		for c := 1; c < m.nclass; c++ {
@@ -194,6 +199,7 @@ func New(terms []string) *Matcher {
 			}
 		}
 	}
+	m.sa = newShiftAnd(m.terms)
 	m.fast = make([]int32, len(m.delta))
 	for i, n := range m.delta {
 		v := n * int32(m.nclass) * 2
@@ -215,6 +221,10 @@ func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
 	if len(m.fast) == 0 {
 		return
 	}
+	if m.sa != nil {
+		m.scanShiftAnd(data, fn)
+		return
+	}
 	fast, class := m.fast, &m.class
 	var v int32
 	for i := 0; i < len(data); i++ {
@@ -227,6 +237,88 @@ func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
 			start := i + 1 - len(m.terms[t])
 			end, ok := m.boundary(data, start, i+1, int(t))
 			if ok && !fn(int(t), start, end) {
+				return
+			}
+		}
+	}
+}
+
+// scanShiftAnd is Scan's loop over the Shift-And words. Matches ending at
+// the same byte are reported in term order, as the automaton does.
+func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) {
+	gs := m.sa.groups
+	report := func(i int, hits []int32) bool {
+		if len(hits) > 1 {
+			for a := 1; a < len(hits); a++ {
+				for b := a; b > 0 && hits[b] < hits[b-1]; b-- {
+					hits[b], hits[b-1] = hits[b-1], hits[b]
+				}
+			}
+		}
+		for _, t := range hits {
+			start := i + 1 - len(m.terms[t])
+			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(t), start, end) {
+				return false
+			}
+		}
+		return true
+	}
+	var buf [8]int32
+	collect := func(g *saGroup, x uint64, hits []int32) []int32 {
+		for x != 0 {
+			b := bits.TrailingZeros64(x)
+			hits = append(hits, g.termAt[b])
+			x &= x - 1
+		}
+		return hits
+	}
+	if len(gs) == 1 {
+		g := &gs[0]
+		var d uint64
+		start, final, tb := g.start, g.final, &g.b
+		for i := 0; i < len(data); i++ {
+			d = (d<<1 | start) & tb[data[i]]
+			if d&final != 0 {
+				if !report(i, collect(g, d&final, buf[:0])) {
+					return
+				}
+			}
+		}
+		return
+	}
+	if len(gs) == 2 {
+		g0, g1 := &gs[0], &gs[1]
+		b0, b1 := &g0.b, &g1.b
+		s0, s1, f0, f1 := g0.start, g1.start, g0.final, g1.final
+		var d0, d1 uint64
+		for i := 0; i < len(data); i++ {
+			c := data[i]
+			d0 = (d0<<1 | s0) & b0[c]
+			d1 = (d1<<1 | s1) & b1[c]
+			if d0&f0|d1&f1 != 0 {
+				h := collect(g0, d0&g0.final, buf[:0])
+				h = collect(g1, d1&g1.final, h)
+				if !report(i, h) {
+					return
+				}
+			}
+		}
+		return
+	}
+	var ds [maxShiftAndGroups]uint64
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		var any uint64
+		for k := range gs {
+			ds[k] = (ds[k]<<1 | gs[k].start) & gs[k].b[c]
+			any |= ds[k] & gs[k].final
+		}
+		if any != 0 {
+			h := buf[:0]
+			for k := range gs {
+				h = collect(&gs[k], ds[k]&gs[k].final, h)
+			}
+			if !report(i, h) {
 				return
 			}
 		}
@@ -375,4 +467,62 @@ func CountLines(data []byte) int {
 		n++
 	}
 	return n
+}
+
+// shiftAnd is a multi-pattern Shift-And (bitap) matcher for short term sets:
+// the terms are packed end to end into 64-bit words, and each byte updates
+// every word with a shift, an or and an and. Unlike a DFA step, the update
+// does not wait on a table load that depends on the previous state, so on
+// small term sets it runs several times faster. It finds exactly the same
+// candidate positions as the automaton; the caller verifies boundaries.
+type shiftAnd struct {
+	groups []saGroup
+}
+
+type saGroup struct {
+	b      [256]uint64 // bits of the positions byte c may occupy (case-folded)
+	start  uint64      // first position of every term
+	final  uint64      // last position of every term
+	termAt [64]int32   // term ending at a final bit
+}
+
+// maxShiftAndGroups bounds the words: beyond four, the automaton is faster.
+const maxShiftAndGroups = 4
+
+func newShiftAnd(terms []string) *shiftAnd {
+	sa := &shiftAnd{}
+	var g *saGroup
+	used := 64
+	for t, term := range terms {
+		if term == "" {
+			continue
+		}
+		if len(term) > 64 {
+			return nil
+		}
+		if used+len(term) > 64 {
+			if len(sa.groups) == maxShiftAndGroups {
+				return nil
+			}
+			sa.groups = append(sa.groups, saGroup{})
+			g = &sa.groups[len(sa.groups)-1]
+			used = 0
+		}
+		for k := 0; k < len(term); k++ {
+			c := term[k]
+			bit := uint64(1) << uint(used+k)
+			g.b[c] |= bit
+			if 'a' <= c && c <= 'z' {
+				g.b[c-'a'+'A'] |= bit
+			}
+		}
+		g.start |= 1 << uint(used)
+		g.final |= 1 << uint(used+len(term)-1)
+		g.termAt[used+len(term)-1] = int32(t)
+		used += len(term)
+	}
+	if len(sa.groups) == 0 {
+		return nil
+	}
+	return sa
 }

@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -114,5 +115,39 @@ func TestStem(t *testing.T) {
 	got := strings.Join(found(New([]string{"compiling", "entries"}), "compile the compiler; compilation entry"), " ")
 	if want := "compil@0:compile compil@12:compiler compil@22:compilation entry@34:entry"; got != want {
 		t.Errorf("stemmed matches: got %q, want %q", got, want)
+	}
+}
+
+// TestShiftAndAgreesWithAutomaton checks that the Shift-And loop used for
+// small term sets reports exactly what the automaton reports.
+func TestShiftAndAgreesWithAutomaton(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	alphabet := "abcdeABCDE_ .x1"
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(b)
+	}
+	for round := 0; round < 300; round++ {
+		var terms []string
+		for k := rng.IntN(30) + 1; k > 0; k-- {
+			terms = append(terms, strings.ToLower(word(rng.IntN(9)+1)))
+		}
+		text := []byte(word(2000))
+		m := New(terms)
+		if m.sa == nil {
+			continue
+		}
+		var a, b []string
+		m.Scan(text, func(t, s, e int) bool { a = append(a, fmt.Sprint(t, s, e)); return true })
+		sa := m.sa
+		m.sa = nil
+		m.Scan(text, func(t, s, e int) bool { b = append(b, fmt.Sprint(t, s, e)); return true })
+		m.sa = sa
+		if strings.Join(a, ",") != strings.Join(b, ",") {
+			t.Fatalf("terms %q: shift-and %v, automaton %v", terms, a, b)
+		}
 	}
 }
