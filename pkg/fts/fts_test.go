@@ -306,3 +306,21 @@ func TestProgress(t *testing.T) {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// Odd file names survive the manifest: a refresh after the build re-indexes
+// nothing.
+func TestOddNamesInManifest(t *testing.T) {
+	root := project(t)
+	for _, name := range []string{"tab\there.md", "new\nline.md", `quote"back\slash.md`, "café.md"} {
+		writeFile(t, root, filepath.Join("wiki/concepts", name), "# Odd\nodd name page\n")
+	}
+	ix, st := open(t, root)
+	ix.Close()
+	if st.Pages != 8 {
+		t.Fatalf("pages %d", st.Pages)
+	}
+	_, st = open(t, root)
+	if st.Reindexed() != 0 || st.Deleted != 0 || st.Unchanged != 8 {
+		t.Fatalf("second refresh %+v", st)
+	}
+}
