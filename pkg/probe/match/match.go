@@ -305,19 +305,20 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 		}
 		return
 	}
-	var ds [maxShiftAndGroups]uint64
+	g0, g1, g2 := &gs[0], &gs[1], &gs[2]
+	b0, b1, b2 := &g0.b, &g1.b, &g2.b
+	s0, s1, s2 := g0.start, g1.start, g2.start
+	f0, f1, f2 := g0.final, g1.final, g2.final
+	var d0, d1, d2 uint64
 	for i := 0; i < len(data); i++ {
 		c := data[i]
-		var any uint64
-		for k := range gs {
-			ds[k] = (ds[k]<<1 | gs[k].start) & gs[k].b[c]
-			any |= ds[k] & gs[k].final
-		}
-		if any != 0 {
-			h := buf[:0]
-			for k := range gs {
-				h = collect(&gs[k], ds[k]&gs[k].final, h)
-			}
+		d0 = (d0<<1 | s0) & b0[c]
+		d1 = (d1<<1 | s1) & b1[c]
+		d2 = (d2<<1 | s2) & b2[c]
+		if d0&f0|d1&f1|d2&f2 != 0 {
+			h := collect(g0, d0&f0, buf[:0])
+			h = collect(g1, d1&f1, h)
+			h = collect(g2, d2&f2, h)
 			if !report(i, h) {
 				return
 			}
@@ -486,8 +487,8 @@ type saGroup struct {
 	termAt [64]int32   // term ending at a final bit
 }
 
-// maxShiftAndGroups bounds the words: beyond four, the automaton is faster.
-const maxShiftAndGroups = 4
+// maxShiftAndGroups bounds the words: beyond three, the automaton is faster.
+const maxShiftAndGroups = 3
 
 func newShiftAnd(terms []string) *shiftAnd {
 	sa := &shiftAnd{}
