@@ -104,6 +104,14 @@ type branch struct {
 	graph      []chunk
 }
 
+// InputError is a problem with what the caller gave (a run id, the workspace
+// file, a sub-guild's configuration): nothing was recalled. Commands map it
+// to their usage exit code.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
 // Recall runs one recall over opt.Root and, when it has a
 // .guild/workspace.json, over each registered sub-guild too.
 func Recall(ctx context.Context, opt Options) (*Result, error) {
@@ -117,12 +125,12 @@ func Recall(ctx context.Context, opt Options) (*Result, error) {
 		opt.Warn = func(string) {}
 	}
 	if err := checkRunID(opt.RunID); err != nil {
-		return nil, err
+		return nil, &InputError{err}
 	}
 	res := &Result{Index: map[string]fts.Stats{}}
 	subs, err := LoadWorkspace(opt.Root)
 	if err != nil {
-		return nil, err
+		return nil, &InputError{err}
 	}
 	var branches []branch
 	if b, ok, err := recallRoot(ctx, opt, opt.Root, "", "", opt.Settings, res); err != nil {
@@ -142,7 +150,7 @@ func Recall(ctx context.Context, opt Options) (*Result, error) {
 		}
 		cfg, _, err := guildconfig.Load("", dir)
 		if err != nil {
-			return nil, err
+			return nil, &InputError{err}
 		}
 		b, _, err := recallRoot(ctx, opt, dir, s.Name, s.Path, cfg.Settings(), res)
 		if err != nil {

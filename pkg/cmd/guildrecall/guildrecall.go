@@ -6,6 +6,7 @@ package guildrecall
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -117,7 +118,8 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		},
 	})
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "--run-id") || strings.HasPrefix(err.Error(), recall.WorkspacePath) || strings.Contains(err.Error(), guildconfig.RelPath) {
+		var ie *recall.InputError
+		if errors.As(err, &ie) {
 			return cli.Usage("%v", err)
 		}
 		return cli.Failed(err)
