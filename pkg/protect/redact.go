@@ -3,6 +3,7 @@ package protect
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -21,6 +22,9 @@ type redaction struct {
 	// reach > 0 runs the regexp only on windows from reach/2 bytes before to
 	// reach bytes after each need literal (merged), not on the whole text.
 	reach int
+	// starts: the regexp is anchored (^) and tried at each need literal
+	// over reach bytes, so a text full of secret words costs the attempts.
+	starts bool
 }
 
 var redactions = []redaction{
@@ -42,19 +46,20 @@ var redactions = []redaction{
 	{need: []string{"eyj"}, rule: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	{reach: 512, need: []string{"://"}, rule: "url_credentials", group: 1, check: notPlaceholder, re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@]{1,100}:([^\s/@]{1,200})@`)},
 	// name = "…" with a high-entropy quoted value
-	{reach: 512, need: secretWords, rule: "secret_assignment", group: 1, check: quotedSecret, re: regexp.MustCompile(secretName + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
+	{starts: true, reach: 300, need: secretWords, rule: "secret_assignment", group: 1, check: quotedSecret, re: regexp.MustCompile(secretKeyword + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
 	// name=value unquoted (env files, YAML, shell) with a long high-entropy value
-	{reach: 512, need: secretWords, rule: "secret_assignment", group: 1, check: bareSecret, re: regexp.MustCompile(secretName + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
+	{starts: true, reach: 300, need: secretWords, rule: "secret_assignment", group: 1, check: bareSecret, re: regexp.MustCompile(secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
 }
 
 // secretWords are the literals (lowercase) every secretName contains.
 var secretWords = []string{"password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "accesskey",
 	"access_key", "privatekey", "private_key", "authkey", "auth_key", "credential"}
 
-// secretName is an identifier ending in a secret-bearing word (db_password,
-// API_TOKEN, clientSecret, secretKey); the keyword must end the name, so
-// tokenizer, tokenType or passwordPolicy never match.
-const secretName = `(?i)\b[a-z0-9_.-]*?(?:password|passwd|pwd|secret|token|api_?key|apikey|access_?key|secret_?key|private_?key|client_?secret|auth_?key|credentials?)s?\b`
+// secretKeyword matches, anchored at a secretWords literal, the secret word
+// that ends an identifier (db_password, API_TOKEN, clientSecret, secretKey):
+// the word must end the name, so tokenizer, tokenType or passwordPolicy
+// never match. Whatever precedes the word in the identifier is free.
+const secretKeyword = `(?i)^(?:password|passwd|pwd|secret_?key|secret|token|api_?key|apikey|access_?key|private_?key|auth_?key|credentials?)s?\b`
 
 // Redact replaces secrets in text with "[REDACTED:<rule>]" and returns the
 // rules that fired, sorted and distinct. It recognises private key blocks
@@ -89,7 +94,15 @@ func replaceSecrets(text, lower string, r redaction, fired map[string]bool) stri
 	var b strings.Builder
 	last := 0
 	mark := "[REDACTED:" + r.rule + "]"
-	for _, w := range windows(lower, r.need, r.reach) {
+	var ws [][2]int
+	if r.starts {
+		for _, h := range literalHits(lower, r.need) {
+			ws = append(ws, [2]int{h, min(h+r.reach, len(text))})
+		}
+	} else {
+		ws = windows(lower, r.need, r.reach)
+	}
+	for _, w := range ws {
 		for _, m := range r.re.FindAllStringSubmatchIndex(text[w[0]:w[1]], -1) {
 			for k := range m {
 				if m[k] >= 0 {
@@ -137,20 +150,8 @@ func windows(lower string, need []string, reach int) [][2]int {
 	if reach == 0 {
 		return [][2]int{{0, len(lower)}}
 	}
-	var hits []int
-	for _, n := range need {
-		for i := 0; ; {
-			k := strings.Index(lower[i:], n)
-			if k < 0 {
-				break
-			}
-			hits = append(hits, i+k)
-			i += k + len(n)
-		}
-	}
-	sort.Ints(hits)
 	var out [][2]int
-	for _, h := range hits {
+	for _, h := range literalHits(lower, need) {
 		lo, hi := max(h-reach/2, 0), min(h+reach, len(lower))
 		for k := 0; k < 256 && lo > 0 && lower[lo-1] != '\n'; k++ {
 			lo--
@@ -165,6 +166,23 @@ func windows(lower string, need []string, reach int) [][2]int {
 		out = append(out, [2]int{lo, hi})
 	}
 	return out
+}
+
+// literalHits returns the sorted, distinct offsets of the literals in s.
+func literalHits(s string, lits []string) []int {
+	var hits []int
+	for _, n := range lits {
+		for i := 0; ; {
+			k := strings.Index(s[i:], n)
+			if k < 0 {
+				break
+			}
+			hits = append(hits, i+k)
+			i += k + len(n)
+		}
+	}
+	sort.Ints(hits)
+	return slices.Compact(hits)
 }
 
 // placeholderRE recognises documentation placeholders and template
