@@ -47,7 +47,7 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 
 // schemaVersion changes whenever the tables or the tokenizer change; an index
 // with another version is rebuilt.
-const schemaVersion = "guild-wiki-fts-4"
+const schemaVersion = "guild-wiki-fts-5"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file
@@ -82,10 +82,41 @@ CREATE INDEX pages_with_diags ON pages(path) WHERE diags != 'null';
 CREATE TABLE supersedes(page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE, target TEXT NOT NULL);
 CREATE INDEX supersedes_page ON supersedes(page_id);
 CREATE VIRTUAL TABLE sections_fts USING fts5(
-	terms, content='', contentless_delete=1,
+	terms, meta, content='', contentless_delete=1,
 	tokenize="unicode61 remove_diacritics 0 tokenchars '._-'"
 );
+INSERT INTO sections_fts(sections_fts, rank) VALUES('rank', 'bm25(1.0, 0.0)');
 `
+
+// MetaTokens is the meta column of a section: its page's category and
+// importance as tokens ("cat_decision imp_ge1 imp_ge2 imp_ge3", or
+// "imp_unset"), so Search filters inside FTS5 and ranks only sections that
+// can be returned. The column has weight 0 in the rank: it never changes a
+// score.
+func MetaTokens(category string, importance int) string {
+	var b strings.Builder
+	b.WriteString(categoryToken(category))
+	if importance <= 0 {
+		b.WriteString(" imp_unset")
+	}
+	for i := 1; i <= importance && i <= 5; i++ {
+		fmt.Fprintf(&b, " imp_ge%d", i)
+	}
+	return b.String()
+}
+
+func categoryToken(c string) string {
+	c = strings.ToLower(c)
+	if c == "" {
+		return "cat_none"
+	}
+	return "cat_" + strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, c)
+}
 
 // PageMeta is what the index keeps about a page besides its sections: enough
 // to classify its chunks without reading the file again.
@@ -560,7 +591,7 @@ func prepare(ctx context.Context, tx *sql.Tx) (*stmts, error) {
 	}{
 		{&st.page, `INSERT INTO pages(path, hash, size, mtime, indexed_at, category, importance, page, diags) VALUES(?,?,?,?,?,?,?,?,?)`},
 		{&st.section, `INSERT INTO sections(page_id, ord, heading, start_line, end_line, text) VALUES(?,?,?,?,?,?)`},
-		{&st.fts, `INSERT INTO sections_fts(rowid, terms) VALUES(?, ?)`},
+		{&st.fts, `INSERT INTO sections_fts(rowid, terms, meta) VALUES(?, ?, ?)`},
 		{&st.supersedes, `INSERT INTO supersedes(page_id, target) VALUES(?, ?)`},
 	} {
 		if *x.dst, err = tx.PrepareContext(ctx, x.q); err != nil {
@@ -592,6 +623,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, p *wiki.Page, d []w
 			return err
 		}
 	}
+	metaTok := MetaTokens(p.Category, p.Front.Importance)
 	for i, s := range p.Sections {
 		r, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
 		if err != nil {
@@ -601,7 +633,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, p *wiki.Page, d []w
 		if err != nil {
 			return err
 		}
-		if _, err := st.fts.ExecContext(ctx, sid, strings.Join(SectionTerms(p.Title, s), " ")); err != nil {
+		if _, err := st.fts.ExecContext(ctx, sid, strings.Join(SectionTerms(p.Title, s), " "), metaTok); err != nil {
 			return err
 		}
 	}

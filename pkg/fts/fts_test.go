@@ -324,3 +324,39 @@ func TestOddNamesInManifest(t *testing.T) {
 		t.Fatalf("second refresh %+v", st)
 	}
 }
+
+func TestMetaTokensAndFilters(t *testing.T) {
+	if got := MetaTokens("decision", 2); got != "cat_decision imp_ge1 imp_ge2" {
+		t.Fatal(got)
+	}
+	if got := MetaTokens("Odd Type!", 0); got != "cat_odd_type_ imp_unset" {
+		t.Fatal(got)
+	}
+	root := project(t)
+	ix, _ := open(t, root)
+	count := func(f Filter) int {
+		hs, err := ix.Search(context.Background(), "retry", f, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hs)
+	}
+	// retries.md has 2 matching sections (importance 4), minor.md 1
+	// (importance 1), bad.md 1 (no importance: counts as the default).
+	if n := count(Filter{}); n != 4 {
+		t.Fatalf("no filter: %d", n)
+	}
+	if n := count(Filter{MinImportance: 3, DefaultImportance: 3}); n != 3 {
+		t.Fatalf("gate 3: %d", n)
+	}
+	if n := count(Filter{MinImportance: 3, DefaultImportance: 2}); n != 2 {
+		t.Fatalf("gate 3, unset below it: %d", n)
+	}
+	if n := count(Filter{Categories: []string{"standard"}}); n != 2 {
+		t.Fatalf("category: %d", n)
+	}
+	// Words of the meta column never match query terms.
+	if hs, _ := ix.Search(context.Background(), "cat_standard imp_ge1", Filter{}, 10); len(hs) != 0 {
+		t.Fatalf("meta tokens matched as terms: %v", hs)
+	}
+}
