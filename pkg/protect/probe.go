@@ -572,19 +572,20 @@ const scanReach = 512
 type scanner struct {
 	budget   int  // regexp input bytes left for this Probe call
 	exceeded bool // a window was skipped for lack of budget
-	views    map[string]*indexed
+	views    []*indexed
 }
 
-// index returns v with its anchor positions, computed once per view.
+// index returns v with its anchor positions, computed once per view. The
+// views are few (flat, lines, words) and compared as strings, which is a
+// pointer comparison for the same string: no hashing of the whole text.
 func (sc *scanner) index(v string) *indexed {
-	if ix, ok := sc.views[v]; ok {
-		return ix
-	}
-	if sc.views == nil {
-		sc.views = map[string]*indexed{}
+	for _, ix := range sc.views {
+		if ix.s == v {
+			return ix
+		}
 	}
 	ix := indexView(v)
-	sc.views[v] = ix
+	sc.views = append(sc.views, ix)
 	return ix
 }
 
