@@ -25,7 +25,8 @@ type Finding struct {
 	// Excerpt is a short piece of the normalised text around the first match
 	// (never raw text: no invisible characters survive into it).
 	Excerpt string `json:"excerpt"`
-	// Count is how many times the pattern matched.
+	// Count is how many times the pattern matched (distinct match starts in
+	// the normalised text; for invisible_chars, the characters found).
 	Count int `json:"count"`
 }
 
@@ -47,9 +48,9 @@ func Blocking(f []Finding) bool {
 
 // rule is one regular expression over a view of the text. Every match of
 // re contains one of anchors (lowercase literals of the view): the probe
-// finds the anchors with fast substring search and runs re only on windows
-// around them, so text without a trigger word costs one pass of
-// strings.Index per anchor, not a regexp pass per rule.
+// finds all anchors of all rules in one Aho-Corasick pass (anchors.go) and
+// runs re only near them, so text without trigger words costs one table
+// lookup per byte, not a regexp pass per rule.
 type rule struct {
 	id      string
 	re      *regexp.Regexp
