@@ -47,7 +47,7 @@ var (
 	reGitHubBlob  = regexp.MustCompile(`(?i)^https?://github\.com/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^#?]+)`)
 	reEmail       = regexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b`)
 	reBoilerLine  = regexp.MustCompile(`(?m)^[ \t>]*(?:Traceback \(most recent call last\):|goroutine \d+ \[[^\]]*\]:|During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)[ \t\r]*$`)
-	reTemplate    = regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:describe the bug|bug description|description|to reproduce|(?:how|steps) to reproduce|expected (?:behaviou?r|results?|output)|actual (?:behaviou?r|results?|output)|your project|screenshots?|os|operating system|platform|environment|[\w ]{0,20} versions?|[\w ]{0,20} extensions|extra tools|additional (?:context|information|notes)|code sample[^\n]*|problem description|output of [^\n]*|minimal (?:complete )?verifiable example|mvce confirmation|relevant log output|anything else[^\n]*|installed versions|system (?:details|information)|motivation|proposed solution|alternatives[^\n]*|feature request|bug report|what happened\??|what did you expect to happen\??|is your feature request related to a problem[^\n]*|describe the solution[^\n]*|describe alternatives[^\n]*|checklist)[ \t]*:?(?:\*\*)?[ \t\r]*$|_No response_`)
+	reTemplate    = regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:describe the bug|bug description|description|to reproduce|(?:how|steps) to reproduce|expected (?:behaviou?r|results?|output)|actual (?:behaviou?r|results?|output)|your project|screenshots?|os|operating system|platform|environment|[\w ]{0,20} versions?|[\w ]{0,20} extensions|extra tools|environment info(?:rmation)?|additional (?:context|information|notes)|code sample[^\n]*|problem description|output of [^\n]*|minimal (?:complete )?verifiable example|mvce confirmation|relevant log output|anything else[^\n]*|installed versions|system (?:details|information)|motivation|proposed solution|alternatives[^\n]*|feature request|bug report|what happened\??|what did you expect to happen\??|is your feature request related to a problem[^\n]*|describe the solution[^\n]*|describe alternatives[^\n]*|checklist)[ \t]*:?(?:\*\*)?[ \t\r]*$|_No response_`)
 	rePrompt      = regexp.MustCompile(`(?m)^[ \t>]*(?:In|Out)[ \t]*\[\d*\]:`)
 	reFence       = regexp.MustCompile("(?ms)^[ \\t>]*(```+|~~~+)[^\\n]*\\n(.*?)(?:^[ \\t>]*(?:```+|~~~+)[ \\t\\r]*$|\\z)")
 	reInlineCode  = regexp.MustCompile("`([^`\\n]+)`")
@@ -63,7 +63,8 @@ var (
 	reVersionTok  = regexp.MustCompile(`^[vV]\d+$`)
 	reQuoteDouble = regexp.MustCompile(`"([^"\n]+)"|“([^”\n]+)”`)
 	reQuoteSingle = regexp.MustCompile(`'([^'\n]+)'|‘([^’\n]+)’`)
-	reVersionLine = regexp.MustCompile(`(?m)^[ \t]*(?:[\w.-]+[ \t]*:[ \t]*(?:None|v?\d[^\n]*)|INSTALLED VERSIONS|-{3,})[ \t\r]*$`)
+	reVersionLine = regexp.MustCompile(`(?m)^[ \t>*-]*(?:[\w.-]+(?: [\w.-]+){0,2}[ \t]*:[ \t]*(?:None|No|Yes|N/A|v?\d[^\n]*)|INSTALLED VERSIONS|-{3,})[ \t\r]*$`)
+	reHTMLTag     = regexp.MustCompile(`(?i)</?(?:a|b|br|code|details|div|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|source|span|strong|sub|summary|sup|table|td|th|tr|ul|video)\b[^<>\n]*>`)
 	reEnvLine     = regexp.MustCompile(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
 	reAngle       = regexp.MustCompile(`<[A-Za-z][\w-]{0,30}>`)
 )
@@ -176,11 +177,13 @@ func (x *extractor) sorted() []schema.GoalTerm {
 }
 
 // maskNoise hides what is never a term: HTML comments (issue-template
-// instructions), URLs (keeping the file path of a GitHub blob link), e-mail
+// instructions) and markup tags with their attributes (<img src=…>), URLs (keeping the file path of a GitHub blob link), e-mail
 // addresses, traceback headers, issue-template headings and IPython prompts.
 func (x *extractor) maskNoise() {
-	for _, m := range reHTMLComment.FindAllStringIndex(x.s, -1) {
-		x.setMask(m[0], m[1])
+	for _, re := range []*regexp.Regexp{reHTMLComment, reHTMLTag} {
+		for _, m := range re.FindAllStringIndex(x.s, -1) {
+			x.setMask(m[0], m[1])
+		}
 	}
 	for _, m := range reURL.FindAllStringIndex(x.s, -1) {
 		if x.masked(m[0], m[0]+1) {

@@ -325,7 +325,7 @@ func FuzzExtractTerms(f *testing.F) {
 }
 
 func TestExtractTermsIssueTemplatesAndCode(t *testing.T) {
-	goal := "C++ User Defined Literals not supported\n\n```cpp\nnamespace units::si {\ninline constexpr auto planck_constant = 6.62607015e-34q_J * 1q_s;\n}\n```\n\n```\nWARNING: Invalid definition: Expected end of definition. [error at 58]\n```\n\nSphinx lacks UDLs; the `codegen.ast` `String` class and `get()`.\n\n### Describe the bug\n\nx\n\n### Sphinx version\n\n5.0.2\n\n### Additional context\n\n_No response_\n"
+	goal := "C++ User Defined Literals not supported <img width=\"148\" alt=\"screenshot\" src=\"x.png\">\n- Sphinx version: 3.1.0dev\n- Sphinx extensions:  No\n**Environment info**\n\n```cpp\nnamespace units::si {\ninline constexpr auto planck_constant = 6.62607015e-34q_J * 1q_s;\n}\n```\n\n```\nWARNING: Invalid definition: Expected end of definition. [error at 58]\n```\n\nSphinx lacks UDLs; the `codegen.ast` `String` class and `get()`.\n\n### Describe the bug\n\nx\n\n### Sphinx version\n\n5.0.2\n\n### Additional context\n\n_No response_\n"
 	m := termMap(ExtractTerms(goal))
 	for term, kind := range map[string]string{
 		"units::si":       KindDotted,
@@ -341,7 +341,7 @@ func TestExtractTermsIssueTemplatesAndCode(t *testing.T) {
 			t.Errorf("%q: kind %q, want %s", term, m[term].Kind, kind)
 		}
 	}
-	for _, a := range []string{"namespace", "inline", "constexpr", "auto", "ud", "ls", "describe", "additional", "context", "_No", "response_", "version"} {
+	for _, a := range []string{"namespace", "inline", "constexpr", "auto", "ud", "ls", "describe", "additional", "context", "_No", "response_", "version", "img", "width", "screenshot", "src", "x.png", "environment", "info", "extensions"} {
 		if _, ok := m[a]; ok {
 			t.Errorf("%q should not be a term", a)
 		}
