@@ -90,9 +90,9 @@ INSERT INTO sections_fts(sections_fts, rank) VALUES('rank', 'bm25(1.0, 0.0)');
 
 // MetaTokens is the meta column of a section: its page's category and
 // importance as tokens ("cat_decision imp_ge1 imp_ge2 imp_ge3", or
-// "imp_unset"), so Search filters inside FTS5 and ranks only sections that
-// can be returned. The column has weight 0 in the rank: it never changes a
-// score.
+// "imp_unset"), so Search can filter inside FTS5 and rank only sections that
+// can be returned (it does for the category). The column has weight 0 in
+// the rank: it never changes a score.
 func MetaTokens(category string, importance int) string {
 	var b strings.Builder
 	b.WriteString(categoryToken(category))

@@ -50,64 +50,85 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) 
 	for i, t := range terms {
 		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
 	}
-	// The page filter is part of the FTS5 expression (the meta column), so
-	// only sections that may be returned are ranked.
+	// The category is part of the FTS5 expression (the meta column), so only
+	// sections of that category are ranked. The importance gate is checked
+	// on the ranked hits instead: it passes most sections, and intersecting
+	// with its long posting list costs more than it saves.
 	var filter string
-	if f.MinImportance > 0 {
-		alts := []string{fmt.Sprintf(`"imp_ge%d"`, min(f.MinImportance, 6))}
-		if f.DefaultImportance >= f.MinImportance {
-			alts = append(alts, `"imp_unset"`)
-		}
-		filter += " AND meta : (" + strings.Join(alts, " OR ") + ")"
-	}
 	if len(f.Categories) > 0 {
 		alts := make([]string, len(f.Categories))
 		for i, c := range f.Categories {
 			alts[i] = `"` + categoryToken(c) + `"`
 		}
-		filter += " AND meta : (" + strings.Join(alts, " OR ") + ")"
+		filter = " AND meta : (" + strings.Join(alts, " OR ") + ")"
 	}
 	// Conjunctive first: the sections holding every term are few and they
 	// are the best BM25 candidates. Only when they are too few is the
 	// disjunctive query (every section holding any term, all of them
 	// scored) run.
 	if len(quoted) > 1 {
-		hits, err := ix.searchN(ctx, "terms : ("+strings.Join(quoted, " AND ")+")"+filter, limit)
+		hits, err := ix.search(ctx, "terms : ("+strings.Join(quoted, " AND ")+")"+filter, f, limit)
 		if err != nil || len(hits) >= limit {
 			return hits, err
 		}
 	}
-	return ix.searchN(ctx, "terms : ("+strings.Join(quoted, " OR ")+")"+filter, limit)
+	return ix.search(ctx, "terms : ("+strings.Join(quoted, " OR ")+")"+filter, f, limit)
 }
 
-// searchN returns the best n sections matching an FTS5 expression, ranked
-// inside FTS5 (its ORDER BY rank path: bm25 over the terms column).
-func (ix *Index) searchN(ctx context.Context, match string, n int) ([]Hit, error) {
-	q := `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text, -m.r AS r
+// search returns the best limit sections matching an FTS5 expression whose
+// page passes the importance gate, widening the ranked set until enough
+// pass or the matches run out.
+func (ix *Index) search(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
+	for n := limit*4 + 16; ; n *= 8 {
+		hits, ranked, err := ix.searchN(ctx, match, f, n)
+		if err != nil {
+			return nil, err
+		}
+		if len(hits) >= limit || ranked < n {
+			if len(hits) > limit {
+				hits = hits[:limit]
+			}
+			return hits, nil
+		}
+	}
+}
+
+// searchN ranks the best n sections matching an FTS5 expression inside FTS5
+// (its ORDER BY rank path: bm25 over the terms column) and returns those
+// passing the importance gate, with how many were ranked.
+func (ix *Index) searchN(ctx context.Context, match string, f Filter, n int) ([]Hit, int, error) {
+	q := `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text, -m.r AS r,
+	(CASE WHEN p.importance = 0 THEN ? ELSE p.importance END) AS imp
 FROM (SELECT rowid AS id, rank AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY rank LIMIT ?) m
 JOIN sections s ON s.id = m.id JOIN pages p ON p.id = s.page_id
 ORDER BY m.r, p.path, s.ord`
-	rows, err := ix.db.QueryContext(ctx, q, match, n)
+	rows, err := ix.db.QueryContext(ctx, q, f.DefaultImportance, match, n)
 	if err != nil {
-		return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+		return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 	}
 	defer rows.Close()
 	var out []Hit
+	ranked := 0
 	for rows.Next() {
 		var h Hit
 		var meta string
-		if err := rows.Scan(&h.Path, &meta, &h.Heading, &h.StartLine, &h.EndLine, &h.Text, &h.Rank); err != nil {
-			return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+		var imp int
+		if err := rows.Scan(&h.Path, &meta, &h.Heading, &h.StartLine, &h.EndLine, &h.Text, &h.Rank, &imp); err != nil {
+			return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
+		}
+		ranked++
+		if imp < f.MinImportance {
+			continue
 		}
 		if err := json.Unmarshal([]byte(meta), &h.Page); err != nil {
-			return nil, fmt.Errorf("%s: stored page %s: %w", RelPath, h.Path, err)
+			return nil, 0, fmt.Errorf("%s: stored page %s: %w", RelPath, h.Path, err)
 		}
 		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+		return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 	}
-	return out, nil
+	return out, ranked, nil
 }
 
 // Superseded returns the targets named by any page's supersedes field, as
