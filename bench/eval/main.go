@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -359,7 +360,7 @@ func evaluate(ctx context.Context, o options) int {
 
 // runTask materialises one task's tree and runs both systems on it.
 func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Materialiser, o options, po pipelineOptions) taskResult {
-	r := taskResult{ID: t.ID, Repo: t.Repo, Commit: t.Commit, Gold: t.Gold, Source: t.Source}
+	r := taskResult{ID: t.ID, Repo: t.Repo, Commit: t.Commit, Gold: t.Gold, GoldLines: t.GoldLines, Source: t.Source}
 	fail := func(err error) taskResult {
 		r.Error = err.Error()
 		r.BM25 = &systemResult{Failed: true, Error: err.Error()}
@@ -406,6 +407,15 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Material
 	sr.HasPacket = true
 	pk := evalscore.ScorePacket(p.Spans, t.Gold, t.GoldLines)
 	sr.Packet = &pk
+	for _, sp := range p.Spans {
+		path := evalscore.CleanPath(sp.Path)
+		if slices.Contains(t.Gold, path) {
+			if sr.GoldChunks == nil {
+				sr.GoldChunks = map[string][][2]int{}
+			}
+			sr.GoldChunks[path] = append(sr.GoldChunks[path], [2]int{sp.Start, sp.End})
+		}
+	}
 	sr.Tokens, sr.Cap, sr.Halting, sr.Seconds = p.Tokens, p.Cap, p.Halting, p.Seconds
 	sr.Surfaces = p.Surfaces[:min(len(p.Surfaces), 10)]
 	r.Pipeline = sr

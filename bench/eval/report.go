@@ -31,8 +31,11 @@ type systemResult struct {
 	Surfaces []surface `json:"surfaces,omitempty"`
 	// HasPacket is true for the pipeline.
 	HasPacket bool `json:"-"`
-	// Packet is the hydrated chunks' gold-file and gold-line recall.
-	Packet *evalscore.PacketScore `json:"packet,omitempty"`
+	// Packet is the hydrated chunks' gold-file and gold-line recall;
+	// GoldChunks the hydrated line ranges of each gold file, for looking at
+	// line-level misses beside the task's gold lines.
+	Packet     *evalscore.PacketScore `json:"packet,omitempty"`
+	GoldChunks map[string][][2]int    `json:"gold_chunks,omitempty"`
 	// Tokens and Cap are the packet's budget.est_tokens and budget.cap.
 	Tokens int `json:"tokens,omitempty"`
 	Cap    int `json:"cap,omitempty"`
@@ -63,8 +66,10 @@ type taskResult struct {
 	ID     string `json:"id"`
 	Repo   string `json:"repo"`
 	Commit string `json:"commit"`
-	// Gold is the task's non-test gold files.
-	Gold []string `json:"gold"`
+	// Gold is the task's non-test gold files; GoldLines their base-side line
+	// ranges from the task file.
+	Gold      []string            `json:"gold"`
+	GoldLines map[string][][2]int `json:"gold_lines"`
 	// Error is set when the tree could not be had, failing every system.
 	Error string `json:"error,omitempty"`
 	// Omitted lists files of the tree left out because the mirror lacks
