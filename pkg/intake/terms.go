@@ -49,7 +49,7 @@ var (
 	reBoilerLine  = regexp.MustCompile(`(?m)^[ \t>]*(?:Traceback \(most recent call last\):|goroutine \d+ \[[^\]]*\]:|During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)[ \t\r]*$`)
 	reTemplate    = regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:describe the bug|bug description|description|to reproduce|(?:how|steps) to reproduce|expected (?:behaviou?r|results?|output)|actual (?:behaviou?r|results?|output)|your project|screenshots?|os|operating system|platform|environment|[\w ]{0,20} versions?|[\w ]{0,20} extensions|extra tools|environment info(?:rmation)?|additional (?:context|information|notes)|code sample[^\n]*|problem description|output of [^\n]*|minimal (?:complete )?verifiable example|mvce confirmation|relevant log output|anything else[^\n]*|installed versions|system (?:details|information)|motivation|proposed solution|alternatives[^\n]*|feature request|bug report|what happened\??|what did you expect to happen\??|is your feature request related to a problem[^\n]*|describe the solution[^\n]*|describe alternatives[^\n]*|checklist)[ \t]*:?(?:\*\*)?[ \t\r]*$|_No response_`)
 	rePrompt      = regexp.MustCompile(`(?m)^[ \t>]*(?:In|Out)[ \t]*\[\d*\]:`)
-	reFence       = regexp.MustCompile("(?ms)^[ \\t>]*(```+|~~~+)[^\\n]*\\n(.*?)(?:^[ \\t>]*(?:```+|~~~+)[ \\t\\r]*$|\\z)")
+	reFence       = regexp.MustCompile("(?ms)^[ \\t>]*(```+|~~~+)([^\\n]*)\\n(.*?)(?:^[ \\t>]*(?:```+|~~~+)[ \\t\\r]*$|\\z)")
 	reInlineCode  = regexp.MustCompile("`([^`\\n]+)`")
 	rePyFrame     = regexp.MustCompile(`File "([^"\n]+)", line (\d+)(?:, in ([\p{L}_<>][\p{L}\p{N}_<>.]*))?`)
 	reFileLine    = regexp.MustCompile(`((?:[A-Za-z]:[\\/])?[\p{L}\p{N}_.@+~\\/-]*[\p{L}\p{N}_-]\.([A-Za-z][A-Za-z0-9]{0,7})):(\d+)`)
@@ -211,7 +211,8 @@ func (x *extractor) maskNoise() {
 // single name becomes a quoted term.
 func (x *extractor) markCode() {
 	for _, m := range reFence.FindAllStringSubmatchIndex(x.s, -1) {
-		for i := m[4]; i < m[5]; i++ {
+		x.setMask(m[4], m[5]) // the info string: ```py, ```pytb
+		for i := m[6]; i < m[7]; i++ {
 			x.code[i] = true
 		}
 	}
@@ -410,7 +411,7 @@ func (x *extractor) errorFragments() {
 func cleanFragment(s string) (string, int) {
 	lead := len(s) - len(strings.TrimLeft(s, " \t"))
 	s = strings.TrimSpace(s)
-	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] && !strings.ContainsRune(s[1:len(s)-1], rune(s[0])) {
 		s = s[1 : len(s)-1]
 		lead++
 	}

@@ -414,3 +414,23 @@ func TestExtractTermsFileNameStemParts(t *testing.T) {
 		t.Errorf("pycode: parent %q at %q", p.Parent, goal[p.Offset:p.Offset+p.Length])
 	}
 }
+
+func TestExtractTermsFenceInfoAndQuotedMessages(t *testing.T) {
+	goal := "Contains.as_set returns Contains\n```pytb\n>>> Piecewise((6, Contains(x, Reals)), (7, True))\nAttributeError: 'Contains' object has no attribute 'as_relational'\nValueError: 'bad value'\n```\n"
+	m := termMap(ExtractTerms(goal))
+	for term, kind := range map[string]string{
+		"'Contains' object has no attribute 'as_relational'": KindErrorFragment,
+		"bad value":     KindErrorFragment,
+		"as_relational": KindIdentifier,
+		"Piecewise":     KindIdentifier,
+	} {
+		if m[term].Kind != kind {
+			t.Errorf("%q: kind %q, want %s", term, m[term].Kind, kind)
+		}
+	}
+	for _, a := range []string{"pytb", "py", "True"} {
+		if _, ok := m[a]; ok {
+			t.Errorf("%q should not be a term", a)
+		}
+	}
+}
