@@ -749,6 +749,9 @@ func (x *extractor) classify(tok string, off int, code, call bool, parent string
 // splitParts adds the snake_case and CamelCase parts of an identifier,
 // lowercased, each pointing at the whole identifier.
 func (x *extractor) splitParts(tok string, off int) {
+	if utf8.RuneCountInString(tok) < 4 {
+		return // NaN, iOS: too short to be made of words
+	}
 	seen := map[string]bool{}
 	addPart := func(p, kind string) {
 		lp := strings.ToLower(p)
