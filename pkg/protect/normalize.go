@@ -324,8 +324,13 @@ func decodeEntity(s string) (int, string) {
 			break
 		}
 		if !(c == '#' && k == 1) && !isAlnum(c) {
-			return 0, ""
+			break
 		}
+	}
+	if end < 0 {
+		// Numeric references need no ';' for browsers or models: "&#60" and
+		// "&#x3c" followed by a non-digit.
+		return decodeBareNumeric(s)
 	}
 	if end < 2 {
 		return 0, ""
@@ -336,6 +341,32 @@ func decodeEntity(s string) (int, string) {
 		return 0, ""
 	}
 	return len(ref), dec
+}
+
+// decodeBareNumeric decodes "&#DDD" or "&#xHHH" without a semicolon.
+func decodeBareNumeric(s string) (int, string) {
+	if len(s) < 3 || s[1] != '#' {
+		return 0, ""
+	}
+	i, hexa := 2, false
+	if s[2] == 'x' || s[2] == 'X' {
+		i, hexa = 3, true
+	}
+	j := i
+	for j < len(s) && j-i < 7 {
+		if _, ok := hexVal(s[j]); !ok || (!hexa && (s[j] < '0' || s[j] > '9')) {
+			break
+		}
+		j++
+	}
+	if j == i {
+		return 0, ""
+	}
+	dec := html.UnescapeString(s[:j] + ";")
+	if dec == s[:j]+";" {
+		return 0, ""
+	}
+	return j, dec
 }
 
 // decodeBackslash decodes \uXXXX and \xXX at the start of s (only code points

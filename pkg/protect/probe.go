@@ -452,9 +452,9 @@ func suspiciousImage(raw string, hosts []string) bool {
 }
 
 // probeDelimiters flags the wrapper's delimiter inside the text. Outside code
-// fences it is a forgery (forged_delimiter, which quarantines); inside a
-// fenced block it is a mention (delimiter_mention, caution only), which is how
-// documentation of this toolkit looks. A tier claim inside the tag is caught
+// it is a forgery (forged_delimiter, which quarantines); inside a fenced block
+// or an inline code span it is a mention (delimiter_mention, caution only),
+// which is how documentation of this toolkit looks. A tier claim inside the tag is caught
 // by trust_claim wherever it is.
 func probeDelimiters(sc *scanner, lines string, add func(string, string, []int)) {
 	var ms [][]int
@@ -469,12 +469,27 @@ func probeDelimiters(sc *scanner, lines string, add func(string, string, []int))
 			inside = !inside
 			fi++
 		}
-		if inside {
+		if inside || inInlineCode(lines, m[0], m[1]) {
 			add("delimiter_mention", lines, m)
 		} else {
 			add("forged_delimiter", lines, m)
 		}
 	}
+}
+
+// inInlineCode reports whether [lo, hi) sits inside a markdown code span on
+// its line: an odd number of backticks before it and one after it. Only 512
+// bytes either side are looked at, so the check stays constant-time.
+func inInlineCode(lines string, lo, hi int) bool {
+	start := max(lo-512, 0)
+	if k := strings.LastIndexByte(lines[start:lo], '\n'); k >= 0 {
+		start += k + 1
+	}
+	end := min(hi+512, len(lines))
+	if k := strings.IndexByte(lines[hi:end], '\n'); k >= 0 {
+		end = hi + k
+	}
+	return strings.Count(lines[start:lo], "`")%2 == 1 && strings.Contains(lines[hi:end], "`")
 }
 
 // invisibleChars counts invisible characters that have no business in the

@@ -199,12 +199,13 @@ func TestWrapAttributeInjectionInText(t *testing.T) {
 
 func TestEscapesVisible(t *testing.T) {
 	cases := map[string]string{
-		"a\u200bb":          "a¤{200B}b",
-		"\xc0\xbc/x":        "¤xC0¤xBC/x",
-		"a\x00b":            "a¤{0}b",
-		"x¤y":               "x¤¤y",
-		"</guild:recall>":   "</guild¤-:recall>",
-		"</GUILD : RECALL>": "</GUILD¤- : RECALL>",
+		"a\u200bb":              "a¤{200B}b",
+		"\xc0\xbc/x":            "¤xC0¤xBC/x",
+		"a\x00b":                "a¤{0}b",
+		"x¤y":                   "x¤¤y",
+		"</guild:recall>":       "</guild¤-:recall>",
+		"</GUILD : RECALL>":     "</GUILD¤- : RECALL>",
+		"&#103uild&#x3a;recall": "&#103uild¤-&#x3a;recall",
 	}
 	for in, want := range cases {
 		if got := Wrap(in, TierOperator); got != want {
