@@ -241,9 +241,8 @@ func graphChunks(hits []graph.Hit) []chunk {
 	return out
 }
 
-// merge orders the branches' chunks (structural, then wiki, then graph,
-// each by score across sub-guilds), applies the limits and the graph token
-// cap, and decides source and topScore.
+// merge decides the result's source and topScore from what each branch
+// contributed (protectAll then orders, limits and caps the chunks).
 func merge(res *Result, bs []branch, opt Options) {
 	sources := map[string]bool{}
 	for _, b := range bs {
@@ -304,7 +303,10 @@ func ordered(bs []branch, pick func(*branch) []chunk) []tagged {
 }
 
 // protectAll is the only place chunks become output, and every one of them
-// passes through protectChunk.
+// passes through protector.protect. It orders them (structural, then wiki,
+// then graph, each by score across sub-guilds), applies --limit per source
+// and the graph token cap to the rendered text, and sets the directive and
+// recallBeforeRead.
 func protectAll(res *Result, bs []branch, opt Options) error {
 	p := newProtector(opt)
 	emit := func(list []tagged, limit, tokenCap int) error {
