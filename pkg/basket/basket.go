@@ -344,7 +344,7 @@ func Build(in Input) Output {
 				}
 			}
 		}
-		c := schema.Candidate{Term: t}
+		c := schema.Candidate{Term: t, GoalKind: g.Kind}
 		origin, paired, why := promote(st)
 		generic := isGeneric[k]
 		if generic {

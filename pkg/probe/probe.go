@@ -190,7 +190,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// Ranking over every file with evidence.
 	rterms := make([]rank.Term, len(terms))
 	for i, t := range terms {
-		rterms[i] = rank.Term{Term: t.text, Origin: t.origin, Use: t.use, IDF: t.idf, Generic: t.generic}
+		rterms[i] = rank.Term{Term: t.text, Origin: t.origin, Use: t.use, IDF: t.idf, Generic: t.generic, GoalKind: t.goalKind}
 		if t.phrase != "" {
 			rterms[i].Use = "caution"
 		}

@@ -55,6 +55,10 @@ type Weights struct {
 	// manifests, use "pressure"): they are in every basket whatever the goal,
 	// so their names are context to list, not evidence to rank by.
 	Pressure float64
+	// KindTrust multiplies a goal term's score by how the goal wrote it: a
+	// name spelled as code (Runnable, GH_FORCE_TTY, c.Run) was meant
+	// literally, a plain word may be prose.
+	KindTrust map[string]float64
 	// GenericAlone multiplies the score of a generic term without pairing.
 	GenericAlone float64
 	// Coverage raises a file's score by this fraction per additional
@@ -117,6 +121,8 @@ type Term struct {
 	Use     string
 	IDF     float64
 	Generic bool // generic and unpaired (in generic_alone_warnings)
+	// GoalKind is the intake's kind of the goal term ("" when not from the goal).
+	GoalKind string
 }
 
 // TermEvidence is what one file holds of one term, by field.
@@ -287,6 +293,9 @@ func trust(w Weights, t Term, profile string) float64 {
 	}
 	if t.Use == "pressure" {
 		tr = min(tr, w.Pressure)
+	}
+	if k, ok := w.KindTrust[t.GoalKind]; ok {
+		tr *= k
 	}
 	if t.Generic {
 		tr *= w.GenericAlone

@@ -86,6 +86,10 @@ type Candidate struct {
 	Locations []string `json:"locations,omitempty"`
 	// Generic is true for a configured generic term.
 	Generic bool `json:"generic"`
+	// GoalKind is the intake's kind of the goal term the candidate came from
+	// (identifier, qualified, word, quoted, …); empty for terms that did not
+	// come from the goal.
+	GoalKind string `json:"goal_kind,omitempty"`
 }
 
 // Basket is rtch.basket: closes the candidate basket.
