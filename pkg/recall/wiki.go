@@ -44,6 +44,9 @@ func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File
 		if err == nil {
 			return SourceSQLite, cs, 0, nil
 		}
+		if ctx.Err() != nil {
+			return "", nil, 0, ctx.Err()
+		}
 		warn(fmt.Sprintf("%s: %v; falling back to in-memory BM25", fts.RelPath, err))
 		mech = SourceFileBM25
 	}
