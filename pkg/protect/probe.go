@@ -291,9 +291,6 @@ func ProbeOptions(text string, o Options) []Finding {
 			v = lines
 		case r.words:
 			if words == "" {
-				if len(sc.index(flat).positions(r.anchors)) == 0 {
-					continue // no anchor in the flat view: none in the words view
-				}
 				words = wordsView(flat)
 			}
 			v = words
@@ -329,24 +326,50 @@ func ProbeOptions(text string, o Options) []Finding {
 }
 
 // wordsView replaces every run of characters other than letters, digits and
-// apostrophes with one space.
+// apostrophes with one space, and reads digits as the letters they stand for
+// in words that mix both ("1gn0re" → "ignore"; "2024" stays).
 func wordsView(flat string) string {
 	var b strings.Builder
 	b.Grow(len(flat))
+	word := make([]rune, 0, 32)
+	flush := func() {
+		letters, digits := false, false
+		for _, r := range word {
+			if r >= '0' && r <= '9' {
+				digits = true
+			} else {
+				letters = true
+			}
+		}
+		for _, r := range word {
+			if letters && digits {
+				if l, ok := leet[r]; ok {
+					r = l
+				}
+			}
+			b.WriteRune(r)
+		}
+		word = word[:0]
+	}
 	space := false
 	for _, r := range flat {
 		if r == '\'' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) {
-			b.WriteRune(r)
+			word = append(word, r)
 			space = false
 			continue
 		}
+		flush()
 		if !space {
 			b.WriteByte(' ')
 			space = true
 		}
 	}
+	flush()
 	return b.String()
 }
+
+// leet maps digits to the letters they imitate.
+var leet = map[rune]rune{'0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '8': 'b', '9': 'g'}
 
 // Anchors of the scans outside rules.
 var (
