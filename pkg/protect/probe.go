@@ -140,7 +140,7 @@ var rules = []rule{
 	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)\b[^\]]{0,40}\](?:[^(]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
 	{with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
 	// trust claims
-	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_ -]?tier ?[:=] ?["']?(?:operator|trusted)\b|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
+	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_-]?tier["']? ?[:=] ?["']?(?:operator|trusted)\b(?:["']?(?: ?[^,|/ ]| ?$))|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
 	{anchors: []string{"verified", "trusted", "approved"}, id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
 	// concealment from the user
 	{with: [][]string{{"mention", "tell", "reveal", "disclose", "report", "show", "inform", "notify"}, {"user", "human", "anyone", "operator"}}, anchors: []string{"mention", "tell", "reveal", "disclose", "report", "show", "without"}, id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
@@ -500,17 +500,24 @@ func probeDelimiters(sc *scanner, lines string, add func(string, string, []int))
 	}
 }
 
-// inInlineCode reports whether [lo, hi) sits inside a markdown code span on
-// its line: an odd number of backticks before it and one after it. Only 512
-// bytes either side are looked at, so the check stays constant-time.
+// inInlineCode reports whether [lo, hi) sits inside a markdown code span:
+// an odd number of backticks before it (from the start of the previous
+// line) and one after it (up to the end of the next line). Only 512 bytes either side are looked
+// at, so the check stays constant-time.
 func inInlineCode(lines string, lo, hi int) bool {
+	// A code span may wrap onto the next line: count from the start of the
+	// previous line.
 	start := max(lo-512, 0)
 	if k := strings.LastIndexByte(lines[start:lo], '\n'); k >= 0 {
-		start += k + 1
+		if k2 := strings.LastIndexByte(lines[start:start+k], '\n'); k2 >= 0 {
+			start += k2 + 1
+		}
 	}
 	end := min(hi+512, len(lines))
 	if k := strings.IndexByte(lines[hi:end], '\n'); k >= 0 {
-		end = hi + k
+		if k2 := strings.IndexByte(lines[hi+k+1:end], '\n'); k2 >= 0 {
+			end = hi + k + 1 + k2
+		}
 	}
 	return strings.Count(lines[start:lo], "`")%2 == 1 && strings.Contains(lines[hi:end], "`")
 }
