@@ -58,7 +58,8 @@ type GoalTerm struct {
 	// Term is the text as it should be searched for.
 	Term string `json:"term"`
 	// Kind is how it was recognised: identifier, camel_part, snake_part, dotted,
-	// qualified (pkg.Func), path, file_name, quoted, error_fragment, stack_frame, word.
+	// qualified (pkg.Func), path, file_name, quoted, error_fragment, stack_frame,
+	// flag (a --long-flag, recorded without dashes), word.
 	Kind string `json:"kind"`
 	// Origin is "exploratory" at intake; the scout may promote it.
 	Origin string `json:"origin"`
