@@ -1,0 +1,115 @@
+package basket
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/scout"
+)
+
+func stats(df int, cs ...scout.Confirmation) *scout.TermStats {
+	ts := &scout.TermStats{DF: df, ConfirmCount: map[string]int{}}
+	for _, c := range cs {
+		ts.Confirmations = append(ts.Confirmations, c)
+		ts.ConfirmCount[c.Kind]++
+	}
+	return ts
+}
+
+func TestBuild(t *testing.T) {
+	in := schema.Intake{IntakeFields: schema.IntakeFields{
+		Goal:                  "ComputeBackoff in ADR-12 ignores the Retry heading; the handler state is stale; fix it",
+		ExplicitSeeds:         []string{"retry_limit"},
+		ForbiddenAssumptions:  []string{"legacy/**", "cache"},
+		KnownNeighborSurfaces: []string{"docs/retries.md"},
+	}, GoalTerms: []schema.GoalTerm{
+		{Term: "ComputeBackoff", Kind: "identifier"}, {Term: "retry", Kind: "word"}, {Term: "handler", Kind: "word"},
+		{Term: "state", Kind: "word"}, {Term: "stale", Kind: "word"}, {Term: "fix", Kind: "word"}, {Term: "cache", Kind: "word"},
+	}}
+	res := &scout.Result{Terms: map[string]*scout.TermStats{
+		"computebackoff": stats(2, scout.Confirmation{Kind: "code_symbol", Path: "retry/backoff.go", Line: 12}),
+		"retry":          stats(5, scout.Confirmation{Kind: "heading", Path: "README.md", Line: 3}, scout.Confirmation{Kind: "dir_name", Path: "retry"}),
+		"handler":        stats(4, scout.Confirmation{Kind: "code_symbol", Path: "server/handler.go", Line: 6}),
+		"state":          stats(3),
+		"stale":          stats(0),
+		"fix":            stats(9),
+		"retry_limit":    stats(1),
+		"adr-12":         stats(1),
+	}}
+	res.Shape.Corpus.Docs = 10
+	out := Build(Input{Intake: in, Scout: res})
+	got := map[string]string{}
+	for _, c := range out.Candidates {
+		got[c.Term] = c.Origin + "/" + c.Use
+	}
+	want := map[string]string{
+		"retry_limit":     "explicit_seed/locate",
+		"ADR-12":          "durable_handle/locate",
+		"ComputeBackoff":  "code_symbol/locate",
+		"retry":           "file_path/locate",   // a directory outranks a heading
+		"handler":         "code_symbol/locate", // paired by the durable handle in the goal
+		"state":           "exploratory/exploratory",
+		"stale":           "noise/exploratory",
+		"fix":             "noise/exploratory",
+		"legacy/**":       "caution/exclude",
+		"cache":           "caution/exclude",
+		"docs/retries.md": "ref_neighborhood/neighbor_only",
+	}
+	for term, w := range want {
+		if got[term] != w {
+			t.Errorf("%s: got %q, want %q", term, got[term], w)
+		}
+	}
+	// A durable handle in the goal pairs generic terms.
+	if ws := strings.Join(out.Basket.GenericAloneWarnings, ","); ws != "" {
+		t.Errorf("generic warnings %q, want none: the goal names a durable handle", ws)
+	}
+	if len(out.Candidates) != out.Basket.TermCount {
+		t.Errorf("term_count %d, candidates %d", out.Basket.TermCount, len(out.Candidates))
+	}
+	// Most trusted origin first.
+	for i := 1; i < len(out.Candidates); i++ {
+		if OriginRank[out.Candidates[i].Origin] < OriginRank[out.Candidates[i-1].Origin] {
+			t.Fatalf("candidates out of trust order at %d: %s after %s", i, out.Candidates[i].Origin, out.Candidates[i-1].Origin)
+		}
+	}
+	if c := find(out.Candidates, "ComputeBackoff"); c.IDF <= find(out.Candidates, "retry").IDF || c.DF != 2 {
+		t.Errorf("df/idf: ComputeBackoff df %d idf %v, retry idf %v", c.DF, c.IDF, find(out.Candidates, "retry").IDF)
+	}
+}
+
+func TestPairingWithoutHandle(t *testing.T) {
+	in := schema.Intake{IntakeFields: schema.IntakeFields{Goal: "the handler state is stale"},
+		GoalTerms: []schema.GoalTerm{{Term: "handler", Kind: "word"}, {Term: "state", Kind: "word"}}}
+	res := &scout.Result{Terms: map[string]*scout.TermStats{
+		"handler": stats(4, scout.Confirmation{Kind: "file_name", Path: "server/handler.go"}),
+		"state":   stats(3, scout.Confirmation{Kind: "code_symbol", Path: "x.go", Line: 2}),
+	}}
+	out := Build(Input{Intake: in, Scout: res})
+	if w := strings.Join(out.Basket.GenericAloneWarnings, ","); w != "state" {
+		t.Fatalf("generic_alone_warnings %q, want state (a file name pairs handler, a symbol does not pair state)", w)
+	}
+	if c := find(out.Candidates, "handler"); c.Origin != "file_path" {
+		t.Errorf("handler origin %q, want file_path", c.Origin)
+	}
+}
+
+func TestTestSubject(t *testing.T) {
+	for in, want := range map[string]string{"test_pycode_ast.py": "pycode_ast.py", "tests/test_models.py": "models.py",
+		"parse_test.go": "parse.go", "widget.test.ts": "widget.ts", "FooTest.java": "Foo.java", "foo_spec.rb": "foo.rb",
+		"models.py": "", "test_": "", "latest.go": ""} {
+		if got := TestSubject(in); got != want {
+			t.Errorf("TestSubject(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func find(cs []schema.Candidate, term string) schema.Candidate {
+	for _, c := range cs {
+		if c.Term == term {
+			return c
+		}
+	}
+	return schema.Candidate{}
+}
