@@ -20,7 +20,7 @@ type Finding struct {
 	// you_are_now, mode_switch, system_prompt_request, hidden_html_comment,
 	// exfil_markdown_image, exfil_curl_pipe, exfil_upload, forged_delimiter,
 	// delimiter_mention, invisible_chars, trust_claim, concealment,
-	// encoded_instruction, response_directive, probe_limit.
+	// encoded_instruction, response_directive, ai_address, probe_limit.
 	Pattern string `json:"pattern"`
 	// Excerpt is a short piece of the normalised text around the first match
 	// (never raw text: no invisible characters survive into it).
@@ -32,11 +32,13 @@ type Finding struct {
 
 // cautionOnly are the patterns that flag a chunk without quarantining it: a
 // mention of the delimiter inside a code block is how this toolkit's own
-// documentation looks, and the wrapper neutralises it anyway.
-var cautionOnly = map[string]bool{"delimiter_mention": true}
+// documentation looks, and the wrapper neutralises it anyway; text addressed
+// to AI readers ("note for AI agents") is how legitimate agent instruction
+// files and principles look, as well as injections.
+var cautionOnly = map[string]bool{"delimiter_mention": true, "ai_address": true}
 
 // Blocking reports whether any finding calls for quarantine (every pattern
-// except the caution-only delimiter_mention).
+// except the caution-only delimiter_mention and ai_address).
 func Blocking(f []Finding) bool {
 	for _, x := range f {
 		if !cautionOnly[x.Pattern] {
@@ -133,12 +135,15 @@ var rules = []rule{
 	{anchors: []string{"your response", "your reply", "your answer", "your output", "your responses", "your replies", "your answers"}, id: "response_directive",
 		re: regexp.MustCompile(`\b(?:in|to|into|with|within|throughout) your (?:response|reply|answer|output)s?\b|\byour (?:response|reply|answer)'s\b|\b(?:modify|augment|enhance|enrich|end|begin|start|conclude|format|rewrite) your (?:response|reply|answer|output)s?\b|\byour (?:replies|answers|responses)\b`)},
 	{anchors: []string{"respond", "reply", "answer", "deviate"}, id: "response_directive",
-		re: regexp.MustCompile(`\b(?:simply|just|only|always) (?:respond|reply|answer)(?: only)? with\b|\byou (?:may|must|should|can) not deviate\b|\bif (?:you are |you're )?asked (?:about|how|what|whether|for|to)\b[^.]{0,80}\b(?:respond|reply|answer)\b`)},
+		re: regexp.MustCompile(`\b(?:simply|just|only|always) (?:respond|reply|answer)(?: only)? with\b|\byou (?:may|must|should|can) not deviate\b|\b(?:if|when|whenever) (?:you are |you're |you get )?asked (?:about|how|what|whether|for|to)\b[^.]{0,80}\b(?:respond|reply|answer)\b`)},
+	// text addressed to an AI reader (caution only)
+	{anchors: []string{"note", "message", "instruction", "reminder", "attention", "dear", "if you are"}, id: "ai_address",
+		re: regexp.MustCompile(`\b(?:note|message|instructions?|reminder|attention) (?:to|for) (?:the |any |all |every )?(?:ai|llms?|assistants?|(?:ai )?(?:coding )?agents?|ai assistants?|models?|language models?|chatbots?|automated (?:analysis |screening )?(?:software|systems?|tools?))\b|\bdear (?:ai|llm|assistant|chatgpt|gpt|claude|model|bot)\b|\bif you are an? (?:ai|llm|language model|assistant|ai assistant|ai agent|large language model)\b`)},
 	// chat-template control tokens
 	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
 	// role labels and role tags
 	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)\b[^\]]{0,40}\](?:[^(]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
-	{with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:system|developer|human)(?: message| prompt)? ?: |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
+	{with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:#{1,6} ?|\*\*)?(?:system|developer|human)(?: message| prompt)? ?:(?:\*\*)? |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
 	// trust claims
 	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_-]?tier["']? ?[:=] ?["']?(?:operator|trusted)\b(?:["']?(?: ?[^,|/ ]| ?$))|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
 	{anchors: []string{"verified", "trusted", "approved"}, id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
