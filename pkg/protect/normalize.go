@@ -25,7 +25,7 @@ import (
 //     alphanumerics, ligatures), Latin diacritics are dropped;
 //   - the text is lowercased and look-alikes are folded to ASCII: small
 //     capitals, dotless i, angle-bracket, slash, colon, dash, quote and bar
-//     look-alikes always; Cyrillic, Greek and Armenian homoglyphs inside a word
+//     look-alikes always; Cyrillic, Greek, Armenian, Cherokee and Lisu homoglyphs inside a word
 //     that mixes scripts, or everywhere when Latin letters dominate the text
 //     (so genuine Russian or Greek prose keeps its own letters);
 //   - runs of whitespace (including U+2028, U+2029, U+0085) become one space,
@@ -221,7 +221,7 @@ func (f *folder) pushFolded(r rune, off int) {
 	f.emit(r, off)
 }
 
-// foldWords folds Cyrillic/Greek/Armenian homoglyphs inside words that mix
+// foldWords folds Cyrillic/Greek/Armenian/Cherokee/Lisu homoglyphs inside words that mix
 // scripts with Latin, and in all-homoglyph words when Latin letters dominate
 // the whole text. A "word" is a maximal run of letters and digits.
 func foldWords(rs []fr) []fr {
@@ -447,7 +447,7 @@ var alwaysFold = map[rune]rune{
 	0x1D21: 'w', 0x028F: 'y', 0x1D22: 'z', 0x0237: 'j', 0x0250: 'a',
 }
 
-// homoglyph maps lowercase Cyrillic, Greek and Armenian letters to the ASCII
+// homoglyph maps lowercase Cyrillic, Greek, Armenian and Lisu letters to the ASCII
 // letter they are confused with (after UTS #39's confusables, restricted to
 // letters that look alike in common fonts).
 var homoglyph = map[rune]rune{
