@@ -137,7 +137,7 @@ var rules = []rule{
 	{anchors: []string{"respond", "reply", "answer", "deviate"}, id: "response_directive",
 		re: regexp.MustCompile(`\b(?:simply|just|only|always) (?:respond|reply|answer)(?: only)? with\b|\byou (?:may|must|should|can) not deviate\b|\b(?:if|when|whenever) (?:you are |you're |you get )?asked (?:about|how|what|whether|for|to)\b[^.]{0,80}\b(?:respond|reply|answer)\b`)},
 	// text addressed to an AI reader (caution only)
-	{anchors: []string{"note", "message", "instruction", "reminder", "attention", "dear", "if you are"}, id: "ai_address",
+	{starts: true, anchors: []string{"note", "message", "instruction", "reminder", "attention", "dear", "if you are"}, id: "ai_address",
 		re: regexp.MustCompile(`\b(?:note|message|instructions?|reminder|attention) (?:to|for) (?:the |any |all |every )?(?:ai|llms?|assistants?|(?:ai )?(?:coding )?agents?|ai assistants?|models?|language models?|chatbots?|automated (?:analysis |screening )?(?:software|systems?|tools?))\b|\bdear (?:ai|llm|assistant|chatgpt|gpt|claude|model|bot)\b|\bif you are an? (?:ai|llm|language model|assistant|ai assistant|ai agent|large language model)\b`)},
 	// chat-template control tokens
 	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
