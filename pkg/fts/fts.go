@@ -153,6 +153,41 @@ type Index struct {
 	root string
 	path string
 	max  int64
+	// fi identifies the file db was opened on, to notice a rebuild by
+	// another process (the path then names a new file).
+	fi os.FileInfo
+	// locked is true while this process holds the writers' lock.
+	locked bool
+}
+
+// lock takes the writers' lock, a flock on wiki.sqlite.lock beside the index:
+// every write to the index (a refresh transaction, a rebuild and its rename)
+// happens under it, so a rebuild never replaces the file under a live writer
+// and a journal beside the index can only be a crashed writer's.
+func (ix *Index) lock(ctx context.Context) (func(), error) {
+	if ix.locked {
+		return func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(ix.path), 0o755); err != nil {
+		return nil, err
+	}
+	unlock, err := lockPath(ctx, ix.path+".lock")
+	if err != nil {
+		return nil, fmt.Errorf("lock %s.lock: %w", RelPath, err)
+	}
+	ix.locked = true
+	return func() { ix.locked = false; unlock() }, nil
+}
+
+// current reopens the index when another process replaced the file since it
+// was opened. Call it under the lock.
+func (ix *Index) current(ctx context.Context) error {
+	fi, err := os.Stat(ix.path)
+	if err == nil && ix.fi != nil && os.SameFile(fi, ix.fi) {
+		return nil
+	}
+	ix.Close()
+	return ix.open(ctx)
 }
 
 // Options configure Open.
@@ -195,13 +230,26 @@ func Open(ctx context.Context, root string, opt Options) (*Index, Stats, []wiki.
 	} else if err := ix.open(ctx); err != nil {
 		reason = err.Error()
 	}
+	built := false
 	if reason != "" {
-		if err := ix.rebuild(ctx, opt); err != nil {
+		unlock, err := ix.lock(ctx)
+		if err != nil {
 			return nil, st, nil, err
 		}
-		if reason != "-" {
-			st.Rebuilt = reason
+		// Another process may have built or repaired the index while this
+		// one waited for the lock.
+		if _, serr := os.Stat(ix.path); serr == nil && ix.open(ctx) == nil {
+			reason = ""
+		} else if err := ix.rebuild(ctx, opt); err != nil {
+			unlock()
+			return nil, st, nil, err
+		} else {
+			built = true
+			if reason != "-" {
+				st.Rebuilt = reason
+			}
 		}
+		unlock()
 	}
 	s, diags, err := ix.refresh(ctx, opt)
 	if err != nil && isCorrupt(err) && st.Rebuilt == "" {
@@ -217,7 +265,7 @@ func Open(ctx context.Context, root string, opt Options) (*Index, Stats, []wiki.
 		return nil, st, nil, fmt.Errorf("%s: %w", RelPath, err)
 	}
 	s.Rebuilt = st.Rebuilt
-	if reason == "-" || st.Rebuilt != "" {
+	if built || st.Rebuilt != "" {
 		// A fresh build counts every page as added, whatever refresh saw.
 		s.Added, s.Changed, s.Unchanged, s.Rehashed = s.Pages, 0, 0, 0
 	}
@@ -254,6 +302,7 @@ func (ix *Index) open(ctx context.Context) error {
 		return fmt.Errorf("index schema %q, want %q", v, schemaVersion)
 	}
 	ix.db = db
+	ix.fi, _ = os.Stat(ix.path)
 	return nil
 }
 
@@ -262,6 +311,11 @@ func (ix *Index) open(ctx context.Context) error {
 // indexed into the temporary file first so the rename publishes a complete
 // index.
 func (ix *Index) rebuild(ctx context.Context, opt Options) error {
+	unlock, err := ix.lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	ix.Close()
 	dir := filepath.Dir(ix.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -291,7 +345,7 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 	if err != nil {
 		return err
 	}
-	t := &Index{db: db, root: ix.root, path: tmpPath, max: ix.max}
+	t := &Index{db: db, root: ix.root, path: tmpPath, max: ix.max, locked: true}
 	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
 		db.Close()
 		return fmt.Errorf("create index: %w", err)
@@ -307,8 +361,8 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 	if err := db.Close(); err != nil {
 		return err
 	}
-	// A journal left by a crashed writer of the old file must not be replayed
-	// into the new one.
+	// Under the writers' lock a journal beside the index can only be a
+	// crashed writer's; it must not be replayed into the new file.
 	os.Remove(ix.path + "-journal")
 	if err := os.Rename(tmpPath, ix.path); err != nil {
 		return err
@@ -346,6 +400,14 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 		return st, nil, err
 	}
 	if needsWrite(files, have) {
+		unlock, err := ix.lock(ctx)
+		if err != nil {
+			return st, nil, err
+		}
+		defer unlock()
+		if err := ix.current(ctx); err != nil {
+			return st, nil, err
+		}
 		tx, err := ix.db.BeginTx(ctx, nil)
 		if err != nil {
 			return st, nil, err

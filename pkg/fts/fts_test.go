@@ -360,3 +360,38 @@ func TestMetaTokensAndFilters(t *testing.T) {
 		t.Fatalf("meta tokens matched as terms: %v", hs)
 	}
 }
+
+// Processes (here goroutines with their own connections) building the same
+// missing index at once all succeed; the writers' lock makes one build and
+// the others open its result.
+func TestConcurrentFirstBuild(t *testing.T) {
+	root := t.TempDir()
+	if err := synth.Generate(root, 80, 3); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for i := 0; i < 6; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ix, _, _, err := Open(context.Background(), root, Options{Now: later})
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer ix.Close()
+			if _, err := ix.Search(context.Background(), "ledger idempotency", Filter{}, 5); err != nil {
+				errs <- err
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, RelPath+"-journal")); err == nil {
+		t.Error("journal left behind")
+	}
+}

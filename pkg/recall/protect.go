@@ -82,7 +82,7 @@ func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, *protec
 			Excerpt: "frontmatter " + strings.Join(fm.TrustClaims, ", "), Count: len(fm.TrustClaims)})
 	}
 	sum := sha256.Sum256([]byte(c.text))
-	rc := schema.RecallChunk{SourcePath: out, TrustTier: string(tier), Score: c.score, Lines: c.lines}
+	rc := schema.RecallChunk{SourcePath: out, TrustTier: string(tier), Score: round4(c.score), Lines: c.lines}
 	if protect.Blocking(findings) {
 		excerpts := make([]string, 0, len(findings))
 		for _, f := range findings {
