@@ -304,3 +304,18 @@ func TestCRLF(t *testing.T) {
 	check(t, "a.go", "package a\r\n\r\nfunc Foo() {}\r\n", "3:func:Foo")
 	check(t, "a.py", "x = 1\r\ndef foo():\r\n  pass\r\n", "1:var:x 2:func:foo")
 }
+
+func FuzzExtract(f *testing.F) {
+	f.Add([]byte(goSrc))
+	f.Add([]byte(cSrc))
+	f.Add([]byte("func (\ntype (\n\tA\n`"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, name := range []string{"a.go", "a.py", "a.ts", "a.rs", "A.java", "a.c", "a.rb"} {
+			for _, s := range Extract(name, b) {
+				if s.Line < 1 || s.Name == "" {
+					t.Fatalf("%s: bad symbol %+v", name, s)
+				}
+			}
+		}
+	})
+}

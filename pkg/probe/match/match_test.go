@@ -151,3 +151,29 @@ func TestShiftAndAgreesWithAutomaton(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScan checks that every reported match is what it claims and that the
+// two scan loops agree.
+func FuzzScan(f *testing.F) {
+	f.Add("parse", "parseArgs(x) Parsed")
+	f.Add("a_b", "A_B a_bc xa_b")
+	f.Fuzz(func(t *testing.T, term, text string) {
+		m := New([]string{term, "error"})
+		var a []string
+		m.Scan([]byte(text), func(k, s, e int) bool {
+			if s < 0 || e > len(text) || s >= e || !strings.HasPrefix(Fold(text[s:e]), m.Terms()[k]) {
+				t.Fatalf("bad match %d %d..%d in %q", k, s, e, text)
+			}
+			a = append(a, fmt.Sprint(k, s, e))
+			return true
+		})
+		if m.sa != nil {
+			m.sa = nil
+			var b []string
+			m.Scan([]byte(text), func(k, s, e int) bool { b = append(b, fmt.Sprint(k, s, e)); return true })
+			if strings.Join(a, ",") != strings.Join(b, ",") {
+				t.Fatalf("loops disagree on %q in %q: %v vs %v", term, text, a, b)
+			}
+		}
+	})
+}
