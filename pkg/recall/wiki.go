@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/fts"
@@ -47,7 +48,11 @@ func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File
 		if ctx.Err() != nil {
 			return "", nil, 0, ctx.Err()
 		}
-		warn(fmt.Sprintf("%s: %v; falling back to in-memory BM25", fts.RelPath, err))
+		msg := err.Error()
+		if !strings.HasPrefix(msg, fts.RelPath) {
+			msg = fts.RelPath + ": " + msg
+		}
+		warn(msg + "; falling back to in-memory BM25")
 		mech = SourceFileBM25
 	}
 	for _, d := range listDiags {
