@@ -261,7 +261,7 @@ func ProbeOptions(text string, o Options) []Finding {
 	lines := normalizeLines(text)
 	flat := strings.ReplaceAll(lines, "\n", " ")
 	acc := map[string]*Finding{}
-	sc := &scanner{budget: maxScanBytes}
+	sc := &scanner{budget: scanBudget(len(text))}
 	// Count distinct match starts per pattern (several rules of one pattern
 	// can match the same phrase; the flat and line views share offsets).
 	starts := map[string]map[int]bool{}
@@ -316,7 +316,7 @@ func ProbeOptions(text string, o Options) []Finding {
 	probeDelimiters(sc, lines, add)
 	if sc.exceeded {
 		acc["probe_limit"] = &Finding{Pattern: "probe_limit", Count: 1,
-			Excerpt: fmt.Sprintf("trigger words too dense to check within %d KiB of matching", maxScanBytes>>10)}
+			Excerpt: fmt.Sprintf("trigger words too dense to check within %d KiB of matching", scanBudget(len(text))>>10)}
 	}
 	if ex, n := invisibleChars(text); n > 0 {
 		acc["invisible_chars"] = &Finding{Pattern: "invisible_chars", Excerpt: ex, Count: n}
@@ -654,12 +654,13 @@ func (sc *scanner) index(v string) *indexed {
 	return ix
 }
 
-// maxScanBytes bounds the regexp input of one Probe call. Ordinary text,
-// even large, spends a small part of it (windows exist only where all of a
-// rule's anchor sets meet); text so dense with trigger words that checking
-// it would cost more is reported as probe_limit, which quarantines: the
-// probe fails closed and its running time stays linear with a small constant.
-const maxScanBytes = 256 << 10
+// scanBudget bounds the regexp input of one Probe call: 256 KiB plus half
+// the text's length. Ordinary text, even large, spends a small part of it
+// (windows exist only where all of a rule's anchor sets meet); text so dense
+// with trigger words that checking it would cost more is reported as
+// probe_limit, which quarantines: the probe fails closed and its running time
+// stays linear with a small constant.
+func scanBudget(n int) int { return 256<<10 + n/2 }
 
 // scan reports the non-overlapping matches of re in v that contain one of
 // anchors, running re only on windows of ±scanReach around anchor hits
@@ -691,9 +692,12 @@ func (sc *scanner) scan(re *regexp.Regexp, v string, anchors []string, with [][]
 		for k := 0; k < 256 && hi < len(v) && v[hi] != '\n'; k++ {
 			hi++
 		}
+		last := false
 		if hi-lo > sc.budget {
+			// Match what the budget allows, so the first matches of a flood
+			// are still reported, then stop.
+			hi, last = lo+sc.budget, true
 			sc.exceeded = true
-			return
 		}
 		sc.budget -= hi - lo
 		for _, m := range re.FindAllStringIndex(v[lo:hi], -1) {
@@ -703,6 +707,9 @@ func (sc *scanner) scan(re *regexp.Regexp, v string, anchors []string, with [][]
 			}
 			fn([]int{a, b})
 			lastEnd = b
+		}
+		if last {
+			return
 		}
 	}
 }

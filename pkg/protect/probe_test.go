@@ -166,3 +166,18 @@ func TestFlagsAndQuarantined(t *testing.T) {
 		t.Error("Blocking misclassifies")
 	}
 }
+
+// X03: a megabyte flood of near-delimiters or forged turns completes and
+// fails closed (probe_limit or a real finding), never silently passes.
+func TestProbeFloodsFailClosed(t *testing.T) {
+	adv := adversarial()
+	for _, name := range []string{"delim", "role-lines", "near-delim"} {
+		f := Probe(adv[name])
+		if !Blocking(f) {
+			t.Errorf("%s flood: %v, want a blocking finding", name, f)
+		}
+	}
+	if f := Probe(adv["delim"]); !hasPattern(f, "forged_delimiter") {
+		t.Errorf("delim flood: %v, want forged_delimiter reported before the budget ran out", f)
+	}
+}
