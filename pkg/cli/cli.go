@@ -70,6 +70,9 @@ type Tool struct {
 	// BaseExitCodes, when set, replace the standard 0/1/2 lines of --help for a
 	// tool whose codes differ from the toolkit's (guild-lint).
 	BaseExitCodes [][2]string
+	// ConfigFile names the configuration file --config replaces in the help
+	// text; default ".rtch.toml at the zone root".
+	ConfigFile string
 	// UsageExitCode, when non-zero, is the exit code of a usage error (bad
 	// flags, Usage errors) instead of 2.
 	UsageExitCode int

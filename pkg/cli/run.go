@@ -31,7 +31,11 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	fs.BoolVar(&quiet, "q", false, "silence warnings, hints and progress (never errors)")
 	fs.StringVar(&jqExpr, "jq", "", "emit only the records for which the gojq `EXPR` yields a value other than false/null")
 	fs.StringVar(&outPath, "o", "", "write the output to `FILE` atomically (the whole stream or nothing)")
-	fs.StringVar(&configPath, "config", "", "read configuration from `FILE` instead of .rtch.toml at the zone root")
+	configFile := t.ConfigFile
+	if configFile == "" {
+		configFile = ".rtch.toml at the zone root"
+	}
+	fs.StringVar(&configPath, "config", "", "read configuration from `FILE` instead of "+configFile)
 	if t.Flags != nil {
 		t.Flags(fs)
 	}

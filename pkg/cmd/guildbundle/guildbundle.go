@@ -41,9 +41,10 @@ func Tool() *cli.Tool {
 		all, threshold                                     bool
 	)
 	return &cli.Tool{
-		Name:    "guild-bundle",
-		Summary: "assemble a specialist's three-layer context bundle under a hard token budget",
-		Usage:   "guild-bundle --plan .guild/plan/<slug>.md (--task ID... | --all) [--run-id R] [--autonomy ask|all] [< rtch stream]",
+		ConfigFile: ".guild/config.toml under the project root",
+		Name:       "guild-bundle",
+		Summary:    "assemble a specialist's three-layer context bundle under a hard token budget",
+		Usage:      "guild-bundle --plan .guild/plan/<slug>.md (--task ID... | --all) [--run-id R] [--autonomy ask|all] [< rtch stream]",
 		Description: `Writes .guild/context/<run-id>/<specialist>-<task-id>.md for each lane and emits a
 guild.bundle_receipt record per bundle. Layers: Universal (principles, project
 overview, goals; byte-identical in every bundle of a run), Role-dependent

@@ -69,6 +69,9 @@ whose Role-dependent section differs from other bundles of the same specialist.
 BUNDLE "-" reads a bundle from standard input.`,
 		Example:   "guild-bundle --plan .guild/plan/search.md --all --run-id r1 >/dev/null && guild-lint --strict --run .guild/context/r1",
 		NoRecords: true,
+		// Lint verdicts depend on the bundle alone; --config is accepted for
+		// uniformity and no key of the file changes them.
+		ConfigFile: ".guild/config.toml (guild-lint reads none of its keys)",
 		// guild-lint is the one tool whose usage code is 1: 2 means "a bundle fails".
 		UsageExitCode: ExitUnreadable,
 		BaseExitCodes: [][2]string{

@@ -34,9 +34,10 @@ type options struct {
 func Tool() *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
-		Name:    "guild-recall",
-		Summary: "recall protected wiki and knowledge-graph chunks before reading files",
-		Usage:   "guild-recall --query TEXT [--cwd ROOT] [--run-id R] [--category C] [--limit 10] [--json] [flags]",
+		ConfigFile: ".guild/config.toml under the project root",
+		Name:       "guild-recall",
+		Summary:    "recall protected wiki and knowledge-graph chunks before reading files",
+		Usage:      "guild-recall --query TEXT [--cwd ROOT] [--run-id R] [--category C] [--limit 10] [--json] [flags]",
 		Description: `Answers a task or a question from the project's knowledge, in this order:
 structural intents ("callers of X", "what imports Y", "impact of changing Z")
 from .guild/indexes/knowledge-graph.json; the wiki (wiki/**/*.md and
