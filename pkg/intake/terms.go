@@ -56,7 +56,7 @@ var (
 	reExcMessage  = regexp.MustCompile(`((?:[\p{L}_][\p{L}\p{N}_]*\.)*[A-Z][\p{L}\p{N}_]*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)):[ \t]*(\S[^\n]*)`)
 	reErrMessage  = regexp.MustCompile(`(?i)\b(panic|fatal error|fatal|error|warning):[ \t]*(\S[^\n]*)`)
 	rePath        = regexp.MustCompile(`(?:~|\.{1,2})?/?(?:[\p{L}\p{N}_.@+-]+/)+[\p{L}\p{N}_.@+-]*`)
-	reWinPath     = regexp.MustCompile(`[A-Za-z]:\\(?:[^\\\s:*?"<>|]+\\)+[^\\\s:*?"<>|,]+`)
+	reWinPath     = regexp.MustCompile("[A-Za-z]:\\\\(?:[^\\\\\\s:*?\"<>|`]+\\\\)+[^\\\\\\s:*?\"<>|,`]+")
 	reFlag        = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*)`)
 	reHyphenated  = regexp.MustCompile(`[\p{L}][\p{L}\p{N}]*(?:-[\p{L}\p{N}]+)+`)
 	reToken       = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)*`)
@@ -223,7 +223,7 @@ func (x *extractor) markCode() {
 		for i := m[2]; i < m[3]; i++ {
 			x.code[i] = true
 		}
-		inner := strings.TrimSpace(x.s[m[2]:m[3]])
+		inner := strings.Trim(strings.TrimSpace(x.s[m[2]:m[3]]), `\`)
 		if !isSingleName(inner) {
 			x.addQuoted(inner, m[2], m[3]-m[2])
 		}
@@ -522,7 +522,7 @@ func quoteCloses(s string, end int) bool {
 // or "~/", ends with "/", or has at least two slashes.
 func (x *extractor) paths() {
 	for _, m := range reWinPath.FindAllStringIndex(x.s, -1) {
-		if x.masked(m[0], m[1]) {
+		if x.masked(m[0], m[1]) || !leftBoundary(x.s, m[0]) {
 			continue
 		}
 		p := normalizePath(strings.TrimRight(x.s[m[0]:m[1]], ".:;"))
@@ -601,9 +601,12 @@ func (x *extractor) flags() {
 	}
 }
 
-// hyphenPrefixes make an ordinary English compound (non-default, built-in),
-// never a name.
-var hyphenPrefixes = setOf(`anti auto built co cross double e end half high long low multi non one out over post pre re self semi short single so sub two under user well`)
+// hyphenPrefixes and hyphenSuffixes make an ordinary English compound
+// (non-default, built-in, config-related), never a name.
+var (
+	hyphenPrefixes = setOf(`anti auto built co cross double e end half high long low multi non one out over post pre re self semi short single so sub two under user well`)
+	hyphenSuffixes = setOf(`agnostic aware based compatible defined dependent driven enabled free friendly independent level like made oriented related safe sensitive side specific style wide`)
+)
 
 // hyphenated takes compounds such as rtch-zone, content-length or
 // inheritance-diagram: command, file, header and directive names that a
@@ -619,7 +622,7 @@ func (x *extractor) hyphenated() {
 		}
 		tok := x.s[a:b]
 		parts := strings.Split(tok, "-")
-		if hyphenPrefixes[strings.ToLower(parts[0])] {
+		if hyphenPrefixes[strings.ToLower(parts[0])] || hyphenSuffixes[strings.ToLower(parts[len(parts)-1])] {
 			continue
 		}
 		ok := true
@@ -670,13 +673,28 @@ func (x *extractor) tokens() {
 // (skipped), a qualified name (pkg.Func), or a dotted name; each part is then
 // classified as an identifier of its own.
 func (x *extractor) dotted(tok string, off int, code bool) {
-	sep := "."
-	if strings.Contains(tok, "::") {
-		sep = "::"
+	// Split on both separators (a.b::C.d), keeping each part's offset.
+	var parts []string
+	var offs []int
+	start := 0
+	for i := 0; i < len(tok); {
+		switch {
+		case tok[i] == '.':
+			parts, offs = append(parts, tok[start:i]), append(offs, off+start)
+			i++
+			start = i
+		case strings.HasPrefix(tok[i:], "::"):
+			parts, offs = append(parts, tok[start:i]), append(offs, off+start)
+			i += 2
+			start = i
+		default:
+			i++
+		}
 	}
-	parts := strings.Split(tok, sep)
+	parts, offs = append(parts, tok[start:]), append(offs, off+start)
+	colons := strings.Contains(tok, "::")
 	last := parts[len(parts)-1]
-	if sep == "." && len(parts) >= 2 && knownExt[strings.ToLower(last)] && !isUpperStart(last) {
+	if !colons && len(parts) >= 2 && knownExt[strings.ToLower(last)] && !isUpperStart(last) {
 		x.add(tok, KindFileName, off, len(tok), "", "", 0)
 		x.stemParts(tok, off)
 		return
@@ -690,7 +708,7 @@ func (x *extractor) dotted(tok string, off int, code bool) {
 	if short { // e.g, i.e
 		return
 	}
-	if sep == "." && (tlds[strings.ToLower(last)] || strings.EqualFold(parts[0], "www")) {
+	if !colons && (tlds[strings.ToLower(last)] || strings.EqualFold(parts[0], "www")) {
 		return
 	}
 	kind := KindDotted
@@ -698,10 +716,8 @@ func (x *extractor) dotted(tok string, off int, code bool) {
 		kind = KindQualified
 	}
 	x.add(tok, kind, off, len(tok), "", "", 0)
-	poff := off
-	for _, p := range parts {
-		x.classify(p, poff, true, false, tok)
-		poff += len(p) + len(sep)
+	for i, p := range parts {
+		x.classify(p, offs[i], true, false, tok)
 	}
 }
 

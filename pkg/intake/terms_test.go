@@ -434,3 +434,27 @@ func TestExtractTermsFenceInfoAndQuotedMessages(t *testing.T) {
 		}
 	}
 }
+
+func TestExtractTermsMixedSeparatorsAndEscapes(t *testing.T) {
+	goal := "`somepackage.subA::Foo.somename` differs; see :const:\\`somename\\`; run\n```\n$ git clone x && make html\n```\nthe database-oriented and config-related parts, C:\\Tools\\bin\\run.bat"
+	m := termMap(ExtractTerms(goal))
+	for term, kind := range map[string]string{
+		"somepackage.subA::Foo.somename": KindDotted,
+		"subA":                           KindIdentifier,
+		"somename":                       KindIdentifier,
+		"C:/Tools/bin/run.bat":           KindPath,
+		"html":                           KindIdentifier,
+	} {
+		if m[term].Kind != kind {
+			t.Errorf("%q: kind %q, want %s", term, m[term].Kind, kind)
+		}
+	}
+	if s := m["subA"]; goal[s.Offset:s.Offset+s.Length] != "subA" {
+		t.Errorf("subA at %q", goal[s.Offset:s.Offset+s.Length])
+	}
+	for _, a := range []string{"somepackage.subA", "Foo.somename", "somename\\", "t:/`somename/`", "git", "clone", "make", "database-oriented", "config-related"} {
+		if _, ok := m[a]; ok {
+			t.Errorf("%q should not be a term", a)
+		}
+	}
+}
