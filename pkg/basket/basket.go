@@ -344,7 +344,7 @@ func Build(in Input) Output {
 				}
 			}
 		}
-		c := schema.Candidate{Term: t, GoalKind: g.Kind}
+		c := schema.Candidate{Term: t, GoalKind: g.Kind, GoalCount: g.Count, InTitle: inTitle(in.Intake.Goal, g)}
 		origin, paired, why := promote(st)
 		generic := isGeneric[k]
 		if generic {
@@ -452,6 +452,19 @@ func Build(in Input) Output {
 		TermCount: len(out.Candidates), GenericAloneWarnings: generics, Exclusions: exclusions,
 		NeighborSurfaces: neighbors, CorpusDocs: n}
 	return out
+}
+
+// inTitle tells whether a goal term occurs in the first line of a goal that
+// has more than one line.
+func inTitle(goal string, g schema.GoalTerm) bool {
+	first, rest, ok := strings.Cut(strings.TrimSpace(goal), "\n")
+	if !ok || strings.TrimSpace(rest) == "" {
+		return false
+	}
+	if g.Offset+g.Length <= len(first) && g.Length > 0 {
+		return true
+	}
+	return strings.Contains(strings.ToLower(first), strings.ToLower(g.Term))
 }
 
 // promote picks the most trusted origin the shape confirms for a goal term.

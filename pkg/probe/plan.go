@@ -67,6 +67,8 @@ type censusTerm struct {
 	idf       float64
 	generic   bool
 	goalKind  string // the intake's kind of the goal term, "" otherwise
+	goalCount int    // times the goal mentions it
+	inTitle   bool   // in the first line of a multi-line goal
 	neighbor  bool   // literal stands for a known neighbor surface
 	phrase    string // "truth" or "deprecation" for phrase literals
 	pathOnly  bool   // a path-like term: matched against paths, and in content literally
@@ -95,7 +97,7 @@ func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budg
 		if c.Use == "exclude" || c.Origin == "noise" {
 			continue
 		}
-		ct := censusTerm{text: match.Fold(c.Term), cand: ci, origin: c.Origin, use: c.Use, idf: c.IDF, goalKind: c.GoalKind,
+		ct := censusTerm{text: match.Fold(c.Term), cand: ci, origin: c.Origin, use: c.Use, idf: c.IDF, goalKind: c.GoalKind, goalCount: c.GoalCount, inTitle: c.InTitle,
 			generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations)}
 		if c.Use == "neighbor_only" {
 			ct.neighbor = true

@@ -190,7 +190,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// Ranking over every file with evidence.
 	rterms := make([]rank.Term, len(terms))
 	for i, t := range terms {
-		rterms[i] = rank.Term{Term: t.text, Origin: t.origin, Use: t.use, IDF: t.idf, Generic: t.generic, GoalKind: t.goalKind}
+		rterms[i] = rank.Term{Term: t.text, Origin: t.origin, Use: t.use, IDF: t.idf, Generic: t.generic, GoalKind: t.goalKind,
+			GoalCount: t.goalCount, InTitle: t.inTitle}
 		if t.phrase != "" {
 			rterms[i].Use = "caution"
 		}

@@ -59,6 +59,13 @@ type Weights struct {
 	// name spelled as code (Runnable, GH_FORCE_TTY, c.Run) was meant
 	// literally, a plain word may be prose.
 	KindTrust map[string]float64
+	// Title multiplies terms in the first line of a multi-line goal: an issue's
+	// title states the problem, its body adds reproduction steps, versions
+	// and configuration that mention half the project.
+	Title float64
+	// Repeat adds this fraction per doubling of the term's mentions in the
+	// goal (1 + Repeat·log2(count)): what the goal keeps coming back to.
+	Repeat float64
 	// GenericAlone multiplies the score of a generic term without pairing.
 	GenericAlone float64
 	// Coverage raises a file's score by this fraction per additional
@@ -103,9 +110,11 @@ var Default = Weights{
 		"heading": 1, "json_key": 1, "yaml_key": 1,
 	},
 	Pressure:         0.15,
+	Title:            2,
+	Repeat:           0.3,
 	GenericAlone:     0.4,
 	Coverage:         0,
-	TestPenalty:      0.55,
+	TestPenalty:      0.35,
 	TestdataPenalty:  0.4,
 	VendorPenalty:    0.4,
 	DocPenalty:       0.6,
@@ -123,6 +132,10 @@ type Term struct {
 	Generic bool // generic and unpaired (in generic_alone_warnings)
 	// GoalKind is the intake's kind of the goal term ("" when not from the goal).
 	GoalKind string
+	// GoalCount is how often the goal mentions the term; InTitle that the
+	// term is in the first line of a multi-line goal.
+	GoalCount int
+	InTitle   bool
 }
 
 // TermEvidence is what one file holds of one term, by field.
@@ -296,6 +309,12 @@ func trust(w Weights, t Term, profile string) float64 {
 	}
 	if k, ok := w.KindTrust[t.GoalKind]; ok {
 		tr *= k
+	}
+	if t.InTitle && w.Title > 0 {
+		tr *= w.Title
+	}
+	if t.GoalCount > 1 {
+		tr *= 1 + w.Repeat*math.Log2(float64(t.GoalCount))
 	}
 	if t.Generic {
 		tr *= w.GenericAlone

@@ -90,6 +90,12 @@ type Candidate struct {
 	// (identifier, qualified, word, quoted, …); empty for terms that did not
 	// come from the goal.
 	GoalKind string `json:"goal_kind,omitempty"`
+	// GoalCount is how many times the goal mentions the term (0 when the term
+	// did not come from the goal).
+	GoalCount int `json:"goal_count,omitempty"`
+	// InTitle is true when the goal has several lines and the term occurs in
+	// its first one, the title of a commit message or an issue.
+	InTitle bool `json:"in_title,omitempty"`
 }
 
 // Basket is rtch.basket: closes the candidate basket.
