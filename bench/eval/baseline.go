@@ -63,9 +63,24 @@ func mainLanguage(files []sourceFile) []string {
 	return []string{best}
 }
 
+// baselineTerms is the baseline's tokenizer: the shared identifier-aware
+// bm25.Tokenize without English stopwords, and nothing more. It is pinned
+// here rather than taken from bm25.Terms so that tuning the shared recall
+// tokenizer (plural folding, say) cannot move the baseline the pipeline is
+// measured against.
+func baselineTerms(s string) []string {
+	toks := bm25.Tokenize(s)
+	out := toks[:0]
+	for _, t := range toks {
+		if !bm25.Stopwords[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // runBaseline ranks the files of tree for the intent with plain BM25 over
-// whole-file contents, identifier-aware tokens without English stopwords
-// (bm25.Terms) for documents and query alike.
+// whole-file contents, baselineTerms for documents and query alike.
 func runBaseline(ctx context.Context, tree, intent string, o baselineOptions) (baselineResult, error) {
 	start := time.Now()
 	files, _, err := treeFiles(ctx, tree)
@@ -80,7 +95,7 @@ func runBaseline(ctx context.Context, tree, intent string, o baselineOptions) (b
 	all, ref := bm25.New(p), bm25.New(p)
 	var allPaths, refPaths []string
 	for _, f := range files {
-		terms := bm25.Terms(f.Text)
+		terms := baselineTerms(f.Text)
 		all.Add(terms)
 		allPaths = append(allPaths, f.Path)
 		if !evalscore.IsTestPath(f.Path) && slices.Contains(exts, path.Ext(f.Path)) {
@@ -88,7 +103,7 @@ func runBaseline(ctx context.Context, tree, intent string, o baselineOptions) (b
 			refPaths = append(refPaths, f.Path)
 		}
 	}
-	query := bm25.Terms(intent)
+	query := baselineTerms(intent)
 	res := baselineResult{
 		Ref: ranked(ref, refPaths, query), RefFiles: len(refPaths), RefExts: exts,
 		All: ranked(all, allPaths, query), AllFiles: len(allPaths),

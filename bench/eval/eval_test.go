@@ -170,6 +170,15 @@ func TestBaselineRanksTreeFiles(t *testing.T) {
 	}
 }
 
+func TestBaselineTermsArePlain(t *testing.T) {
+	got := strings.Join(baselineTerms("The parseFlags completions of the Options"), " ")
+	// Stopwords go, identifiers split and keep their whole, nothing is
+	// stemmed: the baseline must not move when the shared tokenizer is tuned.
+	if got != "parseflags parse flags completions options" {
+		t.Errorf("baselineTerms = %q", got)
+	}
+}
+
 // fakeTools writes shell scripts standing in for the pipeline binaries: each
 // passes stdin through; rtch-packet prints packet. A stage named in fail
 // exits 1 with a message on stderr.
