@@ -423,7 +423,9 @@ func (h *hydrator) segments(sf *surface) []segment {
 		switch {
 		case a == -1: // the known target's own range
 			_, r := h.knownTarget()
-			sg = segment{s: max(1, r[0]), e: min(n, r[1]), target: max(1, r[0])}
+			// The caller's range, bounded like any chunk: at most the
+			// known-target whole-file size.
+			sg = segment{s: max(1, r[0]), e: min(n, r[1], max(1, r[0])+max(1, h.o.KnownTargetLines)-1), target: max(1, r[0])}
 			if sg.s > n {
 				continue
 			}

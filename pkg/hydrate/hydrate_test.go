@@ -120,6 +120,24 @@ func TestKnownTargetWholeUnderFiveHundredLines(t *testing.T) {
 	}
 }
 
+func TestKnownTargetRange(t *testing.T) {
+	root := writeTree(t, map[string]string{"kt.go": numbered("kt", 3000)})
+	in := input()
+	in.Intake = &schema.Intake{IntakeFields: schema.IntakeFields{KnownTarget: "kt.go:L100-L2900"}}
+	res, err := Hydrate(in, opts(root, 1000000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Chunks) != 1 || res.Chunks[0].LineRange != "L100-L599" || res.Chunks[0].Rank != 0 {
+		t.Fatalf("known target range not bounded to 500 lines: %+v", res.Chunks)
+	}
+	in.Intake.KnownTarget = "kt.go:1500"
+	res, _ = Hydrate(in, opts(root, 1000000))
+	if len(res.Chunks) != 1 || res.Chunks[0].LineRange != "L1480-L1520" || !strings.Contains(res.Chunks[0].WhyIncluded, "known target") {
+		t.Fatalf("known target line: %+v", res.Chunks)
+	}
+}
+
 func TestBudgetBreadthFirstNeverExceeded(t *testing.T) {
 	files := map[string]string{}
 	var ss []schema.RankedSurface
