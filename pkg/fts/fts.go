@@ -4,10 +4,21 @@
 //
 // Consistency rules:
 //
-//   - A refresh compares each page's size and modification time with the
-//     stored ones and re-reads only pages that differ (or were modified within
-//     racyWindow of being indexed, as git does for racy entries); a re-read
-//     page whose SHA-256 is unchanged is not re-indexed. Additions, changes
+//   - A refresh compares each page's size, modification time, change time
+//     (ctime) and inode number with the stored ones and re-reads only pages
+//     that differ (or were modified or changed within racyWindow of being
+//     indexed, as git does for racy entries); a re-read page whose SHA-256 is
+//     unchanged is not re-indexed. The ctime makes an edit that keeps the
+//     size and sets the mtime back (touch -d, os.Chtimes) visible: no
+//     program can set the ctime. Where the platform reports no ctime or
+//     inode (not unix) the check rests on size and mtime alone.
+//   - Each write also stores the listing digest: a SHA-256 over every indexed
+//     page's path, size, mtime, ctime and inode, written only when no page is
+//     racy. A refresh whose own listing has the same digest is a no-op
+//     without reading the stored per-page manifest; any other listing is
+//     compared page by page as above. A file must still be stat'ed on every
+//     refresh: an edit in place changes only the file's own times, not its
+//     directory's. Additions, changes
 //     and deletions are applied in one IMMEDIATE transaction, so a concurrent
 //     reader sees the old index or the new one, never a mixture, and two
 //     refreshing processes serialise on SQLite's lock (busy timeout).
@@ -26,10 +37,14 @@ package fts
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,7 +62,7 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 
 // schemaVersion changes whenever the tables or the tokenizer change; an index
 // with another version is rebuilt.
-const schemaVersion = "guild-wiki-fts-5"
+const schemaVersion = "guild-wiki-fts-6"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file
@@ -62,6 +77,8 @@ CREATE TABLE pages(
 	hash TEXT NOT NULL,
 	size INTEGER NOT NULL,
 	mtime INTEGER NOT NULL,
+	ctime INTEGER NOT NULL,
+	ino INTEGER NOT NULL,
 	indexed_at INTEGER NOT NULL,
 	category TEXT NOT NULL,
 	importance INTEGER NOT NULL,
@@ -379,9 +396,9 @@ func isCorrupt(err error) bool {
 }
 
 type stored struct {
-	id                     int64
-	hash                   string
-	size, mtime, indexedAt int64
+	id                                 int64
+	hash                               string
+	size, mtime, ctime, ino, indexedAt int64
 }
 
 // refresh brings the index in line with the wiki on disk.
@@ -395,6 +412,18 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 		}
 	}
 	diags = append([]wiki.Diagnostic(nil), diags...)
+	digest, pages, ok, err := ix.listing(ctx)
+	if err != nil {
+		return st, nil, err
+	}
+	if ok && digest == listingDigest(files) {
+		st.Unchanged, st.Pages = len(files), pages
+		pd, err := ix.pageDiags(ctx)
+		if err != nil {
+			return st, nil, err
+		}
+		return st, append(diags, pd...), nil
+	}
 	have, err := ix.storedPages(ctx, ix.db)
 	if err != nil {
 		return st, nil, err
@@ -477,24 +506,24 @@ func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored,
 		} else {
 			m = ""
 		}
-		var f [6]string
-		for k := 0; k < 5; k++ {
+		var f [8]string
+		for k := 0; k < 7; k++ {
 			i := strings.IndexByte(line, '\t')
 			if i < 0 {
 				return nil, fmt.Errorf("index manifest is corrupt")
 			}
 			f[k], line = line[:i], line[i+1:]
 		}
-		f[5] = line
+		f[7] = line
 		var s stored
 		var err error
-		for i, dst := range []*int64{&s.id, &s.size, &s.mtime, &s.indexedAt} {
+		for i, dst := range []*int64{&s.id, &s.size, &s.mtime, &s.ctime, &s.ino, &s.indexedAt} {
 			if *dst, err = strconv.ParseInt(f[i], 10, 64); err != nil {
 				return nil, fmt.Errorf("index manifest is corrupt: %v", err)
 			}
 		}
-		s.hash = f[4]
-		p := f[5]
+		s.hash = f[6]
+		p := f[7]
 		if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' && strings.IndexByte(p, '\\') < 0 {
 			p = p[1 : len(p)-1]
 		} else if p, err = strconv.Unquote(p); err != nil {
@@ -505,33 +534,84 @@ func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored,
 	return have, rows.Err()
 }
 
-// writeManifest regenerates the manifest from the pages table.
+// writeManifest regenerates the manifest and the listing digest from the
+// pages table. The digest is stored only when no page is racy, so that a
+// listing matching it is one refresh would find entirely fresh.
 func writeManifest(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, size, mtime, indexed_at, hash, path FROM pages ORDER BY path`)
+	rows, err := tx.QueryContext(ctx, `SELECT id, size, mtime, ctime, ino, indexed_at, hash, path FROM pages ORDER BY path`)
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
+	var listed []wiki.File
+	racy := false
 	for rows.Next() {
-		var id, size, mtime, at int64
-		var hash, path string
-		if err := rows.Scan(&id, &size, &mtime, &at, &hash, &path); err != nil {
+		var s stored
+		var path string
+		if err := rows.Scan(&s.id, &s.size, &s.mtime, &s.ctime, &s.ino, &s.indexedAt, &s.hash, &path); err != nil {
 			rows.Close()
 			return err
 		}
-		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\t%s\t%s\n", id, size, mtime, at, hash, strconv.Quote(path))
+		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", s.id, s.size, s.mtime, s.ctime, s.ino, s.indexedAt, s.hash, strconv.Quote(path))
+		f := wiki.File{Path: path, Size: s.size, ModTime: s.mtime, ChangeTime: s.ctime, Inode: uint64(s.ino)}
+		racy = racy || !fresh(f, s)
+		listed = append(listed, f)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('manifest', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, b.String())
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('manifest', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, b.String()); err != nil {
+		return err
+	}
+	if racy {
+		_, err = tx.ExecContext(ctx, `DELETE FROM meta WHERE key='listing'`)
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('listing', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`,
+		listingDigest(listed)+"\t"+strconv.Itoa(len(listed)))
 	return err
+}
+
+// listingDigest is the SHA-256 of a sorted listing's paths, sizes, mtimes,
+// ctimes and inode numbers.
+func listingDigest(files []wiki.File) string {
+	h := sha256.New()
+	var buf [8 * 4]byte
+	for _, f := range files {
+		io.WriteString(h, f.Path)
+		h.Write([]byte{0})
+		binary.LittleEndian.PutUint64(buf[0:], uint64(f.Size))
+		binary.LittleEndian.PutUint64(buf[8:], uint64(f.ModTime))
+		binary.LittleEndian.PutUint64(buf[16:], uint64(f.ChangeTime))
+		binary.LittleEndian.PutUint64(buf[24:], f.Inode)
+		h.Write(buf[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// listing reads the stored listing digest and page count; ok is false when
+// there is none (the last write left a racy page).
+func (ix *Index) listing(ctx context.Context) (digest string, pages int, ok bool, err error) {
+	var v string
+	err = ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='listing'`).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", 0, false, nil
+	}
+	if err != nil {
+		return "", 0, false, err
+	}
+	digest, n, found := strings.Cut(v, "\t")
+	if pages, err = strconv.Atoi(n); !found || err != nil {
+		return "", 0, false, fmt.Errorf("index listing digest is corrupt")
+	}
+	return digest, pages, true, nil
 }
 
 // fresh reports whether a stored page can be trusted without reading it.
 func fresh(f wiki.File, s stored) bool {
-	return f.Size == s.size && f.ModTime == s.mtime && s.indexedAt-s.mtime > racyWindow
+	return f.Size == s.size && f.ModTime == s.mtime && f.ChangeTime == s.ctime && int64(f.Inode) == s.ino &&
+		s.indexedAt-s.mtime > racyWindow && s.indexedAt-s.ctime > racyWindow
 }
 
 func needsWrite(files []wiki.File, have map[string]stored) bool {
@@ -584,7 +664,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 		if ok && p.Hash == s.hash {
 			st.Unchanged++
 			st.Rehashed++
-			if _, err := tx.ExecContext(ctx, `UPDATE pages SET size=?, mtime=?, indexed_at=? WHERE id=?`, f.Size, f.ModTime, now, s.id); err != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE pages SET size=?, mtime=?, ctime=?, ino=?, indexed_at=? WHERE id=?`, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, s.id); err != nil {
 				return st, nil, err
 			}
 			continue
@@ -651,7 +731,7 @@ func prepare(ctx context.Context, tx *sql.Tx) (*stmts, error) {
 		dst **sql.Stmt
 		q   string
 	}{
-		{&st.page, `INSERT INTO pages(path, hash, size, mtime, indexed_at, category, importance, page, diags) VALUES(?,?,?,?,?,?,?,?,?)`},
+		{&st.page, `INSERT INTO pages(path, hash, size, mtime, ctime, ino, indexed_at, category, importance, page, diags) VALUES(?,?,?,?,?,?,?,?,?,?,?)`},
 		{&st.section, `INSERT INTO sections(page_id, ord, heading, start_line, end_line, text) VALUES(?,?,?,?,?,?)`},
 		{&st.fts, `INSERT INTO sections_fts(rowid, terms, meta) VALUES(?, ?, ?)`},
 		{&st.supersedes, `INSERT INTO supersedes(page_id, target) VALUES(?, ?)`},
@@ -672,7 +752,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, p *wiki.Page, d []w
 	if err != nil {
 		return err
 	}
-	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, now, p.Category, p.Front.Importance, string(meta), string(dj))
+	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, p.Category, p.Front.Importance, string(meta), string(dj))
 	if err != nil {
 		return err
 	}

@@ -319,9 +319,14 @@ func TestOddNamesInManifest(t *testing.T) {
 	if st.Pages != 8 {
 		t.Fatalf("pages %d", st.Pages)
 	}
-	_, st = open(t, root)
-	if st.Reindexed() != 0 || st.Deleted != 0 || st.Unchanged != 8 {
-		t.Fatalf("second refresh %+v", st)
+	for _, drop := range []bool{false, true} {
+		if drop {
+			dropListing(t, root) // compare against the manifest itself
+		}
+		_, st = open(t, root)
+		if st.Reindexed() != 0 || st.Deleted != 0 || st.Unchanged != 8 || st.Rehashed != 0 {
+			t.Fatalf("refresh (listing dropped %v): %+v", drop, st)
+		}
 	}
 }
 
@@ -393,5 +398,128 @@ func TestConcurrentFirstBuild(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, RelPath+"-journal")); err == nil {
 		t.Error("journal left behind")
+	}
+}
+
+// dropListing deletes the stored listing digest, so the next refresh
+// compares page by page against the manifest.
+func dropListing(t *testing.T, root string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", dsn(filepath.Join(root, RelPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DELETE FROM meta WHERE key='listing'`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func hasListing(t *testing.T, root string) bool {
+	t.Helper()
+	db, err := sql.Open("sqlite", dsn(filepath.Join(root, RelPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM meta WHERE key='listing'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n == 1
+}
+
+// The listing digest is stored only when no page is racy; a no-op refresh
+// answers from it, and without it from the manifest, with the same stats.
+func TestListingDigest(t *testing.T) {
+	root := project(t)
+	ix, _, _, err := Open(context.Background(), root, Options{Now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	if hasListing(t, root) {
+		t.Fatal("listing digest stored while every page is racy")
+	}
+	_, st := open(t, root) // re-hashes the racy pages, indexed "later"
+	if st.Rehashed != 4 || !hasListing(t, root) {
+		t.Fatalf("after the racy pages settled: %+v, listing %v", st, hasListing(t, root))
+	}
+	for _, drop := range []bool{false, true} {
+		if drop {
+			dropListing(t, root)
+		}
+		_, st = open(t, root)
+		if st.Reindexed() != 0 || st.Deleted != 0 || st.Unchanged != 4 || st.Pages != 4 || st.Rehashed != 0 {
+			t.Fatalf("no-op refresh (listing dropped %v): %+v", drop, st)
+		}
+	}
+}
+
+// An edit in place that keeps the size and sets the mtime back is noticed
+// through the ctime, whether the refresh starts from the listing digest or
+// from the per-page manifest; so is a same-size page swapped in by rename
+// with the old mtime.
+func TestRestoredMtimeEditNoticed(t *testing.T) {
+	for _, viaManifest := range []bool{false, true} {
+		root := project(t)
+		ix, _ := open(t, root)
+		ix.Close()
+		p := filepath.Join(root, "wiki/concepts/minor.md")
+		info, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(p)
+		edited := strings.Replace(string(data), "little", "zebras", 1)
+		if len(edited) != len(data) {
+			t.Fatal("edit changed the size")
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteAt([]byte(edited), 0); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		if err := os.Chtimes(p, info.ModTime(), info.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := os.Stat(p); after.Size() != info.Size() || !after.ModTime().Equal(info.ModTime()) {
+			t.Fatal("size or mtime not restored")
+		}
+		if viaManifest {
+			dropListing(t, root)
+		}
+		ix, st := open(t, root)
+		if st.Changed != 1 || st.Unchanged != 3 {
+			t.Fatalf("restored-mtime edit (via manifest %v): %+v", viaManifest, st)
+		}
+		if hs, _ := ix.Search(context.Background(), "zebras", Filter{}, 5); len(hs) != 1 {
+			t.Fatal("restored-mtime edit not indexed")
+		}
+		ix.Close()
+
+		// A same-size replacement renamed into place with the old mtime.
+		tmp := filepath.Join(root, "wiki/concepts/.swap")
+		swapped := strings.Replace(edited, "zebras", "okapis", 1)
+		if err := os.WriteFile(tmp, []byte(swapped), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(tmp, info.ModTime(), info.ModTime())
+		if err := os.Rename(tmp, p); err != nil {
+			t.Fatal(err)
+		}
+		if viaManifest {
+			dropListing(t, root)
+		}
+		ix, st = open(t, root)
+		if st.Changed != 1 {
+			t.Fatalf("renamed replacement (via manifest %v): %+v", viaManifest, st)
+		}
+		if hs, _ := ix.Search(context.Background(), "okapis", Filter{}, 5); len(hs) != 1 {
+			t.Fatal("renamed replacement not indexed")
+		}
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // DefaultMaxFileBytes is the size above which a page is skipped (SPEC §4).
@@ -26,6 +28,15 @@ type File struct {
 	Size int64
 	// ModTime is the modification time in Unix nanoseconds.
 	ModTime int64
+	// ChangeTime is the inode change time (ctime) in Unix nanoseconds, 0
+	// where the platform does not report it. Unlike ModTime it cannot be
+	// set back by a program (touch -d, os.Chtimes): any write, chmod or
+	// rename moves it forward, so an edit that restores the mtime is still
+	// seen.
+	ChangeTime int64
+	// Inode is the file's inode number (0 where not reported): a page
+	// replaced by another file (an editor's write-and-rename) has a new one.
+	Inode uint64
 }
 
 // List finds the wiki pages under root: every *.md file below wiki/ plus
@@ -47,7 +58,7 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 		case info.size > maxBytes:
 			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("%d bytes, over the %d-byte cap; skipped", info.size, maxBytes)})
 		default:
-			files = append(files, File{Path: rel, Size: info.size, ModTime: info.mtime})
+			files = append(files, File{Path: rel, Size: info.size, ModTime: info.mtime, ChangeTime: info.ctime, Inode: info.ino})
 		}
 	}
 	wikiDir := filepath.Join(root, "wiki")
@@ -64,12 +75,18 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		diags = append(diags, Diagnostic{Path: "wiki", Message: "unreadable: " + unwrapPathError(err)})
 	}
-	if info, err := os.Lstat(filepath.Join(root, filepath.FromSlash(PrinciplesPath))); err == nil {
-		consider(PrinciplesPath, fileInfo{mode: info.Mode(), size: info.Size(), mtime: info.ModTime().UnixNano()})
+	if info, err := lstat(filepath.Join(root, filepath.FromSlash(PrinciplesPath))); err == nil {
+		consider(PrinciplesPath, info)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		diags = append(diags, Diagnostic{Path: PrinciplesPath, Message: "unreadable: " + unwrapPathError(err)})
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	// The principles file sorts first; the walk yields sorted paths unless a
+	// name holds a byte below '/' ("a-b.md" sorts before "a/…" as a path but
+	// after "a" as a name), so the sort is usually skipped.
+	cmp := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
+	if !slices.IsSortedFunc(files, cmp) {
+		slices.SortFunc(files, cmp)
+	}
 	return files, diags, nil
 }
 
@@ -115,12 +132,15 @@ type fileInfo struct {
 	mode  fs.FileMode
 	size  int64
 	mtime int64
+	ctime int64
+	ino   uint64
 }
 
 // walk visits every *.md file below dir (rel is its slash path from the
 // root), skipping hidden names, in sorted order. Files are stat'ed without
 // following symlinks, relative to their open directory (statAt), which
-// saves resolving the whole path for each of thousands of pages.
+// saves resolving the whole path for each of thousands of pages; the files
+// of a large directory are stat'ed by several goroutines at once (statAll).
 func walk(dir, rel string, visit func(rel string, fi fileInfo, err error)) {
 	d, err := os.Open(dir)
 	if err != nil {
@@ -133,23 +153,79 @@ func walk(dir, rel string, visit func(rel string, fi fileInfo, err error)) {
 		visit(rel, fileInfo{}, err)
 		return
 	}
-	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	names := make([]string, 0, len(ents))
+	isDir := make(map[string]bool)
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") {
 			continue
 		}
-		child := rel + "/" + name
 		if e.IsDir() {
+			isDir[name] = true
+		} else if !strings.HasSuffix(strings.ToLower(name), ".md") {
+			continue
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var files []string
+	for _, name := range names {
+		if !isDir[name] {
+			files = append(files, name)
+		}
+	}
+	stats := statAll(d, dir, files)
+	k := 0
+	for _, name := range names {
+		child := rel + "/" + name
+		if isDir[name] {
 			walk(filepath.Join(dir, name), child, visit)
 			continue
 		}
-		if !strings.HasSuffix(strings.ToLower(name), ".md") {
-			continue
-		}
-		fi, err := statAt(d, dir, name)
-		visit(child, fi, err)
+		visit(child, stats[k].fi, stats[k].err)
+		k++
 	}
+}
+
+type statResult struct {
+	fi  fileInfo
+	err error
+}
+
+// parallelStatMin is the number of files from which a directory's files are
+// stat'ed by more than one goroutine.
+const parallelStatMin = 512
+
+// statAll stat's names inside the open directory d, on up to GOMAXPROCS
+// goroutines for a large directory; the results are in the order of names.
+func statAll(d *os.File, dir string, names []string) []statResult {
+	out := make([]statResult, len(names))
+	if len(names) == 0 {
+		return out
+	}
+	fd := dirFD(d)
+	defer runtime.KeepAlive(d)
+	workers := runtime.GOMAXPROCS(0)
+	if len(names) < parallelStatMin || workers < 2 {
+		for i, name := range names {
+			out[i].fi, out[i].err = statAt(fd, dir, name)
+		}
+		return out
+	}
+	var wg sync.WaitGroup
+	per := (len(names) + workers - 1) / workers
+	for lo := 0; lo < len(names); lo += per {
+		hi := min(lo+per, len(names))
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				out[i].fi, out[i].err = statAt(fd, dir, names[i])
+			}
+		}(lo, hi)
+	}
+	wg.Wait()
+	return out
 }
 
 func unwrapPathError(err error) string {

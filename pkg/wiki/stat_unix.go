@@ -9,16 +9,28 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// statAt lstat's name inside the open directory d.
-func statAt(d *os.File, _ string, name string) (fileInfo, error) {
+// dirFD returns the descriptor statAt uses for the open directory d.
+func dirFD(d *os.File) int { return int(d.Fd()) }
+
+// statAt lstat's name inside the open directory whose descriptor is fd.
+func statAt(fd int, _ string, name string) (fileInfo, error) {
+	return fstatat(fd, name, name)
+}
+
+// lstat lstat's a path.
+func lstat(path string) (fileInfo, error) {
+	return fstatat(unix.AT_FDCWD, path, path)
+}
+
+func fstatat(dirfd int, name, errPath string) (fileInfo, error) {
 	var st unix.Stat_t
 	for {
-		err := unix.Fstatat(int(d.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return fileInfo{}, &fs.PathError{Op: "lstat", Path: name, Err: err}
+			return fileInfo{}, &fs.PathError{Op: "lstat", Path: errPath, Err: err}
 		}
 		break
 	}
@@ -40,5 +52,5 @@ func statAt(d *os.File, _ string, name string) (fileInfo, error) {
 	default:
 		mode = fs.ModeIrregular
 	}
-	return fileInfo{mode: mode, size: st.Size, mtime: st.Mtim.Nano()}, nil
+	return fileInfo{mode: mode, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: uint64(st.Ino)}, nil
 }
