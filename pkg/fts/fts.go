@@ -175,6 +175,23 @@ type Index struct {
 	fi os.FileInfo
 	// locked is true while this process holds the writers' lock.
 	locked bool
+	// conn, when set, is a connection inside a read transaction that every
+	// read goes to (a Snapshot); db is then only its pool.
+	conn *sql.Conn
+}
+
+// reader is what the read queries run on: the snapshot's connection, or the
+// database.
+type reader interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+func (ix *Index) reader() reader {
+	if ix.conn != nil {
+		return ix.conn
+	}
+	return ix.db
 }
 
 // lock takes the writers' lock, a flock on wiki.sqlite.lock beside the index:
@@ -293,6 +310,12 @@ func Open(ctx context.Context, root string, opt Options) (*Index, Stats, []wiki.
 func (ix *Index) Close() error {
 	if ix.db == nil {
 		return nil
+	}
+	if ix.conn != nil {
+		// The snapshot only read: end its transaction either way.
+		ix.conn.ExecContext(context.Background(), `ROLLBACK`)
+		ix.conn.Close()
+		ix.conn = nil
 	}
 	err := ix.db.Close()
 	ix.db = nil
@@ -594,7 +617,7 @@ func listingDigest(files []wiki.File) string {
 // there is none (the last write left a racy page).
 func (ix *Index) listing(ctx context.Context) (digest string, pages int, ok bool, err error) {
 	var v string
-	err = ix.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='listing'`).Scan(&v)
+	err = ix.reader().QueryRowContext(ctx, `SELECT value FROM meta WHERE key='listing'`).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", 0, false, nil
 	}
@@ -783,7 +806,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, p *wiki.Page, d []w
 }
 
 func (ix *Index) pageDiags(ctx context.Context) ([]wiki.Diagnostic, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT diags FROM pages WHERE diags != 'null' ORDER BY path`)
+	rows, err := ix.reader().QueryContext(ctx, `SELECT diags FROM pages WHERE diags != 'null' ORDER BY path`)
 	if err != nil {
 		return nil, err
 	}

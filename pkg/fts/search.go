@@ -102,7 +102,7 @@ func (ix *Index) searchN(ctx context.Context, match string, f Filter, n int) ([]
 FROM (SELECT rowid AS id, rank AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY rank LIMIT ?) m
 JOIN sections s ON s.id = m.id JOIN pages p ON p.id = s.page_id
 ORDER BY m.r, p.path, s.ord`
-	rows, err := ix.db.QueryContext(ctx, q, f.DefaultImportance, match, n)
+	rows, err := ix.reader().QueryContext(ctx, q, f.DefaultImportance, match, n)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 	}
@@ -134,7 +134,7 @@ ORDER BY m.r, p.path, s.ord`
 // Superseded returns the targets named by any page's supersedes field, as
 // written (paths or slugs).
 func (ix *Index) Superseded(ctx context.Context) (map[string]bool, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT target FROM supersedes`)
+	rows, err := ix.reader().QueryContext(ctx, `SELECT target FROM supersedes`)
 	if err != nil {
 		return nil, err
 	}

@@ -188,11 +188,11 @@ func recallRoot(ctx context.Context, opt Options, root, sub, prefix string, set 
 			}
 		}
 	}
-	files, diags, err := wiki.List(root, set.MaxPageBytes)
+	files, diags, spec, err := listWiki(ctx, opt, root, set)
 	if err != nil {
 		return b, false, err
 	}
-	b.source, b.wiki, b.wikiScore, err = searchWiki(ctx, opt, root, files, diags, set, res, warn)
+	b.source, b.wiki, b.wikiScore, err = searchWiki(ctx, opt, root, files, diags, set, res, warn, spec)
 	if err != nil {
 		return b, false, err
 	}

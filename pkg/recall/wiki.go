@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/fts"
@@ -34,12 +35,88 @@ func Mechanism(files []wiki.File, set guildconfig.Settings) string {
 	return SourceFileBM25
 }
 
+// indexClock stamps index writes (tests move it ahead of file times so no
+// page is racy).
+var indexClock = time.Now
+
 // overfetch is how many extra candidates a mechanism fetches so that the
 // page policy (expiry, supersession) applied afterwards still leaves limit.
 func overfetch(limit int) int { return limit*3 + 20 }
 
-func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File, listDiags []wiki.Diagnostic, set guildconfig.Settings, res *Result, warn func(string)) (string, []chunk, float64, error) {
+// speculation is a search of the FTS5 index made while the wiki was being
+// listed (listWiki); it is the answer only if the listing turns out to be
+// the one the index was written for.
+type speculation struct {
+	snap   *fts.Snapshot // closed; Matches and Stats only
+	chunks []chunk
+	diags  []wiki.Diagnostic
+}
+
+// listWiki lists the wiki under root. When the mechanism may be the FTS5
+// index and an index exists, it searches a snapshot of the index on this
+// goroutine while another lists the wiki, so the stat walk and the search
+// overlap; the speculation is nil when the index could not be searched that
+// way (searchWiki then takes the ordinary path, which reports why).
+func listWiki(ctx context.Context, opt Options, root string, set guildconfig.Settings) ([]wiki.File, []wiki.Diagnostic, *speculation, error) {
+	if m := set.Mechanism; m != "" && m != "auto" && m != SourceSQLite {
+		files, diags, err := wiki.List(root, set.MaxPageBytes)
+		return files, diags, nil, err
+	}
+	type listed struct {
+		files []wiki.File
+		diags []wiki.Diagnostic
+		err   error
+	}
+	done := make(chan listed, 1)
+	go func() {
+		files, diags, err := wiki.List(root, set.MaxPageBytes)
+		done <- listed{files, diags, err}
+	}()
+	spec := speculate(ctx, opt, root, set)
+	l := <-done
+	return l.files, l.diags, spec, l.err
+}
+
+func speculate(ctx context.Context, opt Options, root string, set guildconfig.Settings) *speculation {
+	snap, err := fts.OpenSnapshot(ctx, root)
+	if err != nil {
+		return nil
+	}
+	defer snap.Close()
+	if set.Mechanism != SourceSQLite && (snap.Pages() == 0 || snap.Pages() < set.WikiFileThreshold) {
+		return nil
+	}
+	filter := sqliteFilter(opt, set)
+	hits, err := snap.Search(ctx, opt.Query, filter, opt.Limit)
+	if err != nil {
+		return nil
+	}
+	cs, err := pickHits(ctx, opt, set, snap, filter, hits)
+	if err != nil {
+		return nil
+	}
+	diags, err := snap.Diagnostics(ctx)
+	if err != nil {
+		return nil
+	}
+	return &speculation{snap: snap, chunks: cs, diags: diags}
+}
+
+func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File, listDiags []wiki.Diagnostic, set guildconfig.Settings, res *Result, warn func(string), spec *speculation) (string, []chunk, float64, error) {
 	mech := Mechanism(files, set)
+	if mech == SourceSQLite && spec != nil && spec.snap.Matches(files) {
+		// The index is current for this very listing: what Open would do
+		// is nothing, and the snapshot's answer is the answer.
+		for _, d := range listDiags {
+			warn(d.String())
+		}
+		for _, d := range spec.diags {
+			warn(d.String())
+		}
+		rel, _ := filepath.Rel(opt.Root, root)
+		res.Index[filepath.ToSlash(rel)] = spec.snap.Stats(len(files))
+		return SourceSQLite, spec.chunks, 0, nil
+	}
 	if mech == SourceSQLite {
 		cs, err := searchSQLite(ctx, opt, root, files, listDiags, set, res, warn)
 		if err == nil {
@@ -72,7 +149,7 @@ func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.Fi
 	if files == nil {
 		files = []wiki.File{}
 	}
-	fopt := fts.Options{MaxPageBytes: set.MaxPageBytes, Files: files, ListDiags: listDiags}
+	fopt := fts.Options{MaxPageBytes: set.MaxPageBytes, Files: files, ListDiags: listDiags, Now: indexClock}
 	rel, _ := filepath.Rel(opt.Root, root)
 	if opt.Progress != nil {
 		fopt.Progress = func(done, total int) { opt.Progress(filepath.ToSlash(rel), done, total) }
@@ -88,24 +165,43 @@ func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.Fi
 	for _, d := range diags {
 		warn(d.String())
 	}
-	filter := fts.Filter{MinImportance: set.ImportanceGate, DefaultImportance: guildconfig.DefaultImportanceGate}
-	if opt.Category != "" {
-		filter.Categories = []string{normCategory(opt.Category)}
-	}
-	want := opt.Limit
-	hits, err := ix.Search(ctx, opt.Query, filter, want)
+	filter := sqliteFilter(opt, set)
+	hits, err := ix.Search(ctx, opt.Query, filter, opt.Limit)
 	if fts.IsCorrupt(err) {
 		warn(fmt.Sprintf("%s: %v; rebuilt from the wiki", fts.RelPath, err))
 		if err := ix.Rebuild(ctx, fopt); err != nil {
 			return nil, err
 		}
 		st.Rebuilt = err.Error()
-		hits, err = ix.Search(ctx, opt.Query, filter, want)
+		hits, err = ix.Search(ctx, opt.Query, filter, opt.Limit)
 	}
 	if err != nil {
 		return nil, err
 	}
 	res.Index[filepath.ToSlash(rel)] = st
+	return pickHits(ctx, opt, set, ix, filter, hits)
+}
+
+func sqliteFilter(opt Options, set guildconfig.Settings) fts.Filter {
+	filter := fts.Filter{MinImportance: set.ImportanceGate, DefaultImportance: guildconfig.DefaultImportanceGate}
+	if opt.Category != "" {
+		filter.Categories = []string{normCategory(opt.Category)}
+	}
+	return filter
+}
+
+// searcher is an open index or a snapshot of one.
+type searcher interface {
+	Search(ctx context.Context, query string, f fts.Filter, limit int) ([]fts.Hit, error)
+	Superseded(ctx context.Context) (map[string]bool, error)
+}
+
+// pickHits applies the page policy to the index's first hits (for
+// opt.Limit), searching again for more while the policy removed some and more
+// exist, and scores the survivors relative to the best.
+func pickHits(ctx context.Context, opt Options, set guildconfig.Settings, ix searcher, filter fts.Filter, hits []fts.Hit) ([]chunk, error) {
+	want := opt.Limit
+	var err error
 	var superseded map[string]bool
 	if len(hits) > 0 {
 		if superseded, err = ix.Superseded(ctx); err != nil {

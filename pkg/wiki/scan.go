@@ -80,9 +80,15 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		diags = append(diags, Diagnostic{Path: PrinciplesPath, Message: "unreadable: " + unwrapPathError(err)})
 	}
-	// The principles file sorts first; the walk yields sorted paths unless a
-	// name holds a byte below '/' ("a-b.md" sorts before "a/…" as a path but
-	// after "a" as a name), so the sort is usually skipped.
+	// The principles file sorts first (before any "wiki/" path): move it
+	// there. The walk yields sorted paths unless a name holds a byte below
+	// '/' ("a-b.md" sorts before "a/…" as a path but after "a" as a name),
+	// so the sort is usually skipped.
+	if n := len(files); n > 1 && files[n-1].Path == PrinciplesPath {
+		p := files[n-1]
+		copy(files[1:], files[:n-1])
+		files[0] = p
+	}
 	cmp := func(a, b File) int { return strings.Compare(a.Path, b.Path) }
 	if !slices.IsSortedFunc(files, cmp) {
 		slices.SortFunc(files, cmp)
