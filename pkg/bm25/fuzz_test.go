@@ -1,6 +1,7 @@
 package bm25
 
 import (
+	"reflect"
 	"testing"
 	"unicode/utf8"
 )
@@ -10,6 +11,9 @@ func FuzzTokenize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Tokenize(s), refTokenize(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: fast paths give %q, reference %q", s, got, want)
+		}
 		for _, tok := range Terms(s) {
 			if utf8.RuneCountInString(tok) < 2 {
 				t.Fatalf("short token %q from %q", tok, s)

@@ -14,7 +14,7 @@ import (
 // "parse" and "flags". Tokens of one character are dropped. Stopwords are
 // kept; see Terms.
 func Tokenize(s string) []string {
-	var out []string
+	out := make([]string, 0, len(s)/8+1)
 	start := -1
 	for i, r := range s {
 		w := isWordRune(r)
@@ -28,6 +28,9 @@ func Tokenize(s string) []string {
 	}
 	if start >= 0 {
 		out = appendWord(out, s[start:])
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }
@@ -78,12 +81,39 @@ func Plural(t string) string {
 }
 
 func isWordRune(r rune) bool {
-	return r == '_' || r == '.' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	if r < utf8.RuneSelf {
+		return asciiWord[r]
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
+
+// asciiWord is isWordRune for ASCII.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		r := rune(c)
+		t[c] = r == '_' || r == '.' || r == '-' || unicode.IsLetter(r) || unicode.IsDigit(r)
+	}
+	return t
+}()
 
 func isSep(r rune) bool { return r == '_' || r == '.' || r == '-' }
 
 func appendWord(out []string, w string) []string {
+	// Most prose words are lower-case ASCII letters and digits: such a word
+	// is its own and only token, as the general path below would find.
+	simple := true
+	for i := 0; i < len(w); i++ {
+		if c := w[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		if len(w) > 1 {
+			out = append(out, w)
+		}
+		return out
+	}
 	w = strings.TrimFunc(w, isSep)
 	if w == "" {
 		return out

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rtch/rtch/pkg/bm25"
@@ -270,38 +273,98 @@ func pageMeta(p *wiki.Page) fts.PageMeta {
 	return fts.PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront}
 }
 
-// fileBM25 indexes the eligible sections in memory (k1 1.5, b 0.75) and
+// fileBM25 ranks the eligible sections in memory (k1 1.5, b 0.75) and
 // returns the best, scored by bm25.Normalized; the second value is the top
-// chunk's score.
+// chunk's score. The query is known before any page is read, so each section
+// is reduced to its length and the frequencies of the query's terms
+// (bm25.Scorer, the same scores as a full bm25.Index) and the pages are read,
+// parsed and counted on GOMAXPROCS goroutines.
 func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Settings, warn func(string)) ([]chunk, float64) {
+	q := bm25.Terms(opt.Query)
+	sc := bm25.NewScorer(bm25.Recall, q)
+	type read struct {
+		page   *wiki.Page
+		diags  []wiki.Diagnostic
+		err    error
+		counts []bm25.Counts // per section
+	}
+	reads := make([]read, len(files))
+	parallel(len(files), func(i int) {
+		p, d, err := wiki.Read(root, files[i])
+		r := read{page: p, diags: d, err: err}
+		if err == nil {
+			r.counts = make([]bm25.Counts, len(p.Sections))
+			for j, s := range p.Sections {
+				r.counts[j] = sc.Count(fts.SectionTerms(p.Title, s))
+			}
+		}
+		reads[i] = r
+	})
+	// Diagnostics in listing order, as readPages reports them.
+	superseded := map[string]bool{}
+	for _, r := range reads {
+		for _, d := range r.diags {
+			warn(d.String())
+		}
+		if r.err != nil {
+			warn(r.err.Error())
+			continue
+		}
+		for _, s := range r.page.Front.Supersedes {
+			superseded[s] = true
+		}
+	}
 	type doc struct {
 		page *wiki.Page
 		sec  wiki.Section
 	}
-	var pages []*wiki.Page
-	superseded := readPages(root, files, warn, func(p *wiki.Page) { pages = append(pages, p) })
-	ix := bm25.New(bm25.Recall)
 	var docs []doc
-	for _, p := range pages {
-		if excluded(p.Path, pageMeta(p), opt, set, superseded) != "" {
+	for _, r := range reads {
+		if r.err != nil || excluded(r.page.Path, pageMeta(r.page), opt, set, superseded) != "" {
 			continue
 		}
-		for _, s := range p.Sections {
-			ix.Add(fts.SectionTerms(p.Title, s))
-			docs = append(docs, doc{p, s})
+		for j, s := range r.page.Sections {
+			sc.Add(r.counts[j])
+			docs = append(docs, doc{r.page, s})
 		}
 	}
-	q := bm25.Terms(opt.Query)
 	var out []chunk
-	for _, r := range ix.Search(q, opt.Limit) {
+	for _, r := range sc.Search(opt.Limit) {
 		d := docs[r.Doc]
 		out = append(out, chunk{path: d.page.Path, lines: lines(d.sec.StartLine, d.sec.EndLine), text: d.sec.Text,
-			score: round4(ix.Normalized(r.Score, q)), meta: pageMeta(d.page)})
+			score: round4(sc.Normalized(r.Score)), meta: pageMeta(d.page)})
 	}
 	if len(out) == 0 {
 		return nil, 0
 	}
 	return out, out[0].score
+}
+
+// parallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // fsScan streams the pages one at a time and scores each section by query
