@@ -23,7 +23,7 @@ func numbered(prefix string, n int) string {
 	return b.String()
 }
 
-func writeTree(t *testing.T, files map[string]string) string {
+func writeTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for p, s := range files {
