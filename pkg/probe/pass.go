@@ -345,6 +345,21 @@ func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p stri
 		}
 		return true
 	})
+	// A plain word that begins or ends a compound file name without a
+	// separator ("factor" in factortools.py, "tools" in polytools.py) is a
+	// word of that name too.
+	for _, t := range pathTerms {
+		ct := &terms[t]
+		if len(ct.text) < 4 || len(fs) <= len(ct.text) || !isWord(ct.text) {
+			continue
+		}
+		if strings.HasPrefix(fs, ct.text) || strings.HasSuffix(fs, ct.text) {
+			te := get(t)
+			if !te.fileExact {
+				te.filePart = true
+			}
+		}
+	}
 	// Path terms ("requests/models.py", "cobra.go") match whole paths or
 	// suffixes; phrases ("gh pr view") match runs of path components
 	// ("pkg/cmd/pr/view/view.go").
@@ -399,4 +414,14 @@ func phraseInPath(phrase string, comps []string) (atEnd, ok bool) {
 		}
 	}
 	return false, ok
+}
+
+// isWord reports whether s is a plain lowercase word.
+func isWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 'a' || s[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
