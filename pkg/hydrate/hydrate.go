@@ -877,11 +877,11 @@ func (h *hydrator) take(sf *surface, limit int) bool {
 		if st.replace {
 			delta -= sf.spent
 		}
-		probe := ""
-		if st.seg.hit != nil {
-			probe = st.seg.hit.ProbeID
+		probe, full := "", false
+		if !st.replace {
+			probe, full = h.charge(sf, st)
 		}
-		if probe != "" && !st.replace && h.perProbe[probe] >= h.o.MaxChunksPerProbe {
+		if full {
 			sf.capped = append(sf.capped, fmt.Sprintf("%s (probe %s reached its cap of %d chunks)", LineRange(st.seg.s, st.seg.e), probe, h.o.MaxChunksPerProbe))
 			sf.next++
 			continue
@@ -909,6 +909,39 @@ func (h *hydrator) take(sf *surface, limit int) bool {
 		return true
 	}
 	return false
+}
+
+// charge picks the probe a step's chunk counts against: the anchor's probe if
+// it is under its cap, else the probe with the most room among those with a
+// hit inside the range (a chunk holding hits of several probes is justified
+// by any of them). full is true when every such probe is at its cap; probe is
+// "" when no probe's hit lies in the range.
+func (h *hydrator) charge(sf *surface, st *step) (probe string, full bool) {
+	room := func(p string) bool { return h.perProbe[p] < h.o.MaxChunksPerProbe }
+	if st.seg.hit != nil && st.seg.hit.ProbeID != "" && room(st.seg.hit.ProbeID) {
+		return st.seg.hit.ProbeID, false
+	}
+	best := ""
+	for _, x := range h.hits[sf.rs.Path] {
+		if x.ProbeID == "" || x.Line < st.seg.s || x.Line > st.seg.e || !room(x.ProbeID) {
+			continue
+		}
+		if best == "" || h.perProbe[x.ProbeID] < h.perProbe[best] || (h.perProbe[x.ProbeID] == h.perProbe[best] && x.ProbeID < best) {
+			best = x.ProbeID
+		}
+	}
+	if best != "" {
+		return best, false
+	}
+	if st.seg.hit != nil && st.seg.hit.ProbeID != "" {
+		return st.seg.hit.ProbeID, true
+	}
+	for _, x := range h.hits[sf.rs.Path] {
+		if x.ProbeID != "" && x.Line >= st.seg.s && x.Line <= st.seg.e {
+			return x.ProbeID, true
+		}
+	}
+	return "", false
 }
 
 // narrow tries a ±NarrowWindow window around the surface's best target line.

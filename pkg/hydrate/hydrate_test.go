@@ -330,6 +330,13 @@ func TestPerProbeCap(t *testing.T) {
 	if res.Chunks[0].ConfidenceClass != "hydrated_evidence" || res.Chunks[0].ProbeID != "P01" {
 		t.Fatalf("class %q probe %q", res.Chunks[0].ConfidenceClass, res.Chunks[0].ProbeID)
 	}
+	// A window that also holds another probe's hit counts against that probe
+	// once P01 is full.
+	in.Hits = append(in.Hits, schema.Hit{ProbeID: "P02", Path: "a.go", Line: 50 + 10*150 + 3, Term: "other", ConfidenceClass: "hit"})
+	res, _ = Hydrate(in, opts(root, 100000))
+	if len(res.Chunks) != 9 {
+		t.Fatalf("%d chunks, want 8 for P01 and one charged to P02", len(res.Chunks))
+	}
 }
 
 func TestForbiddenAndUnreadableSkips(t *testing.T) {
