@@ -47,8 +47,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rtch/rtch/pkg/bm25"
@@ -386,11 +389,24 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 		return err
 	}
 	t := &Index{db: db, root: ix.root, path: tmpPath, max: ix.max, locked: true}
-	if _, err := db.ExecContext(ctx, schemaSQL); err != nil {
+	// One transaction for the whole schema: one journal and sync instead of
+	// one per statement.
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		db.Close()
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, schemaSQL); err != nil {
+		tx.Rollback()
 		db.Close()
 		return fmt.Errorf("create index: %w", err)
 	}
-	if _, err := db.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema', ?)`, schemaVersion); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema', ?)`, schemaVersion); err != nil {
+		tx.Rollback()
+		db.Close()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
 		db.Close()
 		return err
 	}
@@ -658,6 +674,16 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 	if progress != nil {
 		defer func() { progress(len(files), len(files)) }()
 	}
+	// The pages to re-read are read, parsed and tokenized ahead on other
+	// goroutines (readAhead); this loop applies them in listing order.
+	var stale []wiki.File
+	for _, f := range files {
+		if s, ok := have[f.Path]; !ok || !fresh(f, s) {
+			stale = append(stale, f)
+		}
+	}
+	next, stop := readAhead(ix.root, stale, have)
+	defer stop()
 	for i, f := range files {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -673,7 +699,8 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 			st.Unchanged++
 			continue
 		}
-		p, d, err := wiki.Read(ix.root, f)
+		pr := next()
+		p, err := pr.page, pr.err
 		if err != nil {
 			diags = append(diags, wiki.Diagnostic{Path: f.Path, Message: strings.TrimPrefix(err.Error(), f.Path+": ")})
 			if ok {
@@ -706,7 +733,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				return st, nil, err
 			}
 		}
-		if err := insertPage(ctx, ins, f, p, d, now); err != nil {
+		if err := insertPage(ctx, ins, f, pr, now); err != nil {
 			return st, nil, err
 		}
 	}
@@ -766,16 +793,96 @@ func prepare(ctx context.Context, tx *sql.Tx) (*stmts, error) {
 	return &st, nil
 }
 
-func insertPage(ctx context.Context, st *stmts, f wiki.File, p *wiki.Page, d []wiki.Diagnostic, now int64) error {
+// readPage is a page read, parsed and prepared for insertion.
+type readPage struct {
+	page  *wiki.Page
+	diags []wiki.Diagnostic
+	err   error
+	// terms are the FTS5 terms of each section, space-separated; meta and
+	// diagsJSON the page's stored columns. They are empty when the page's
+	// hash is the stored one (nothing will be inserted).
+	terms           []string
+	meta, diagsJSON string
+	done            chan struct{}
+}
+
+// prepare reads f and, unless its content is the stored one, prepares its
+// rows.
+func prepareRead(root string, f wiki.File, s stored, known bool) *readPage {
+	r := &readPage{}
+	r.page, r.diags, r.err = wiki.Read(root, f)
+	if r.err != nil || known && r.page.Hash == s.hash {
+		return r
+	}
+	p := r.page
 	meta, err := json.Marshal(PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront})
 	if err != nil {
-		return err
+		r.err = err
+		return r
 	}
-	dj, err := json.Marshal(d)
+	dj, err := json.Marshal(r.diags)
 	if err != nil {
-		return err
+		r.err = err
+		return r
 	}
-	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, p.Category, p.Front.Importance, string(meta), string(dj))
+	r.meta, r.diagsJSON = string(meta), string(dj)
+	r.terms = make([]string, len(p.Sections))
+	for i, sec := range p.Sections {
+		r.terms[i] = strings.Join(SectionTerms(p.Title, sec), " ")
+	}
+	return r
+}
+
+// readAheadWindow bounds how many prepared pages wait to be applied.
+const readAheadWindow = 64
+
+// readAhead prepares the files on GOMAXPROCS goroutines, at most
+// readAheadWindow ahead of the consumer. next returns them in order (call
+// it exactly once per file); stop releases the workers when the consumer
+// quits early.
+func readAhead(root string, files []wiki.File, have map[string]stored) (next func() *readPage, stop func()) {
+	slots := make([]*readPage, len(files))
+	ready := make([]chan struct{}, len(files))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	window := make(chan struct{}, readAheadWindow)
+	quit := make(chan struct{})
+	var taken atomic.Int64
+	for w := min(runtime.GOMAXPROCS(0), len(files)); w > 0; w-- {
+		go func() {
+			for {
+				select {
+				case window <- struct{}{}:
+				case <-quit:
+					return
+				}
+				i := int(taken.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				s, known := have[files[i].Path]
+				slots[i] = prepareRead(root, files[i], s, known)
+				close(ready[i])
+			}
+		}()
+	}
+	k := 0
+	next = func() *readPage {
+		<-ready[k]
+		r := slots[k]
+		slots[k] = nil
+		k++
+		<-window
+		return r
+	}
+	var once sync.Once
+	return next, func() { once.Do(func() { close(quit) }) }
+}
+
+func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now int64) error {
+	p := r.page
+	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, p.Category, p.Front.Importance, r.meta, r.diagsJSON)
 	if err != nil {
 		return err
 	}
@@ -790,15 +897,15 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, p *wiki.Page, d []w
 	}
 	metaTok := MetaTokens(p.Category, p.Front.Importance)
 	for i, s := range p.Sections {
-		r, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
+		res, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
 		if err != nil {
 			return err
 		}
-		sid, err := r.LastInsertId()
+		sid, err := res.LastInsertId()
 		if err != nil {
 			return err
 		}
-		if _, err := st.fts.ExecContext(ctx, sid, strings.Join(SectionTerms(p.Title, s), " "), metaTok); err != nil {
+		if _, err := st.fts.ExecContext(ctx, sid, r.terms[i], metaTok); err != nil {
 			return err
 		}
 	}
