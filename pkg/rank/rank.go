@@ -49,7 +49,8 @@ type Weights struct {
 	Trust map[string]float64
 	// TrustCodePath overrides Trust under the code_path profile: headings and
 	// keys confirmed in docs and fixtures say little about code, and zone
-	// context (truth files, manifests) is context, not a target.
+	// context (truth files, manifests) is context, not a target: it scores
+	// nothing.
 	TrustCodePath map[string]float64
 	// Pressure caps the trust of zone context terms (truth files and
 	// manifests, use "pressure"): they are in every basket whatever the goal,
@@ -107,7 +108,7 @@ var Default = Weights{
 		"ref_neighborhood": 0.3, "caution": 0, "exploratory": 1, "noise": 0,
 	},
 	TrustCodePath: map[string]float64{
-		"heading": 1, "json_key": 1, "yaml_key": 1,
+		"heading": 1, "json_key": 1, "yaml_key": 1, "local_shape": 0, "manifest_key": 0,
 	},
 	Pressure:         0.15,
 	Title:            2.5,
