@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -260,5 +261,114 @@ func TestDecodePacketWholeObject(t *testing.T) {
 	}
 	if _, err := decodePacket(nil); err == nil || err.Error() != "no output" {
 		t.Errorf("empty output: %v", err)
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	repos := t.TempDir()
+	t.Chdir(repos)
+	if err := os.Mkdir("bin", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o, err := parseFlags([]string{"--repos", ".", "--bin", "bin", "--cache", "c", "--tasks", "a.jsonl", "--tasks", "b.jsonl",
+		"--repo-filter", "^cli/", "--baseline-exts", ".go,.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pipeline runs inside the tree, so relative paths must be made
+	// absolute before it starts.
+	for _, p := range []string{o.repos, o.bin, o.cache} {
+		if !filepath.IsAbs(p) {
+			t.Errorf("path %q is not absolute", p)
+		}
+	}
+	if strings.Join(o.tasks, " ") != "a.jsonl b.jsonl" || !o.repoFilter.MatchString("cli/cli") || o.repoFilter.MatchString("spf13/cobra") {
+		t.Errorf("tasks %v filter %v", o.tasks, o.repoFilter)
+	}
+	if strings.Join(o.baseline.Exts, " ") != ".go .py" || o.baseline.K1 != 1.2 || o.baseline.B != 0.75 || o.jobs != 1 {
+		t.Errorf("options %+v", o)
+	}
+	for _, bad := range [][]string{
+		{},
+		{"--repos", "missing-dir"},
+		{"--repos", ".", "--jobs", "0"},
+		{"--repos", ".", "--repo-filter", "("},
+		{"--repos", ".", "extra"},
+		{"--repos", ".", "--no-such-flag"},
+	} {
+		if _, err := parseFlags(bad); err == nil {
+			t.Errorf("parseFlags(%q) accepted", bad)
+		}
+	}
+}
+
+// TestEvaluateEndToEnd runs the whole runner on a repository in the mirror
+// layout with fake pipeline binaries: one task succeeds, one fails in
+// rtch-probe, and both must be in the table, the JSON and on stderr.
+func TestEvaluateEndToEnd(t *testing.T) {
+	root := t.TempDir()
+	clone, first, second := gitRepo(t, filepath.Join(root, "src"))
+	repos := filepath.Join(root, "repos")
+	if out, err := exec.Command("git", "clone", "-q", "--bare", clone, filepath.Join(repos, "o+r", "repo")).CombinedOutput(); err != nil {
+		t.Fatalf("git clone --bare: %v\n%s", err, out)
+	}
+	tasks := filepath.Join(root, "tasks.jsonl")
+	lines := `{"repo":"o/r","parent":"` + first + `","intent":"fix zsh completion in flags","gold_files":["cmd/flags.go"],"gold_lines":{"cmd/flags.go":[[3,3]]}}
+{"repo":"o/r","parent":"` + second + `","intent":"fix zsh completion","gold_files":["cmd/complete.go"],"gold_lines":{"cmd/complete.go":[[3,3]]}}
+`
+	if err := os.WriteFile(tasks, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The fake packet ranks cmd/complete.go first; the probe fails on the
+	// tree of the first commit, which lacks that file.
+	bin := fakeTools(t, fakePacket, "")
+	probe := "#!/bin/sh\nif [ -e cmd/complete.go ]; then cat; else echo 'rtch-probe: error: boom' >&2; exit 1; fi\n"
+	if err := os.WriteFile(filepath.Join(bin, "rtch-probe"), []byte(probe), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	jsonOut := filepath.Join(root, "out.json")
+	o, err := parseFlags([]string{"--repos", repos, "--tasks", tasks, "--bin", bin, "--cache", filepath.Join(root, "cache"), "--json", jsonOut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr strings.Builder
+	if code := evaluate(context.Background(), o, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr.String())
+	}
+	table := stdout.String()
+	for _, want := range []string{
+		"| o/r | 2 | rtch | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 12 |", // the failed task counts as an empty packet
+		"| 1 |\n", // the failed column of the rtch row
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+	errs := stderr.String()
+	for _, want := range []string{"eval: [2/2]", "rtch FAILED (rtch-probe: exit status 1)", "eval:   [rtch-probe] rtch-probe: error: boom", "eval: 1 failed task runs"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	data, err := os.ReadFile(jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Tasks []struct {
+			ID       string
+			Pipeline struct {
+				Failed     bool                `json:"failed"`
+				StderrTail string              `json:"stderr_tail"`
+				GoldChunks map[string][][2]int `json:"gold_chunks"`
+			} `json:"pipeline"`
+		} `json:"tasks"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Tasks) != 2 || !rep.Tasks[0].Pipeline.Failed || !strings.Contains(rep.Tasks[0].Pipeline.StderrTail, "boom") ||
+		rep.Tasks[1].Pipeline.Failed || len(rep.Tasks[1].Pipeline.GoldChunks["cmd/complete.go"]) != 1 {
+		t.Errorf("JSON report: %s", data)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -106,7 +107,7 @@ func run(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	code := evaluate(ctx, o)
+	code := evaluate(ctx, o, os.Stdout, os.Stderr)
 	if ctx.Err() != nil {
 		fmt.Fprintln(os.Stderr, "eval: interrupted")
 		return 130
@@ -228,7 +229,7 @@ func loadSets(o options) ([]taskSet, error) {
 }
 
 // buildTools builds the pipeline binaries into a temporary directory.
-func buildTools(ctx context.Context) (dir string, cleanup func(), err error) {
+func buildTools(ctx context.Context, stderr io.Writer) (dir string, cleanup func(), err error) {
 	dir, err = os.MkdirTemp("", "rtch-eval-bin-")
 	if err != nil {
 		return "", nil, err
@@ -239,7 +240,7 @@ func buildTools(ctx context.Context) (dir string, cleanup func(), err error) {
 		pkgs = append(pkgs, "./cmd/"+t)
 	}
 	cmd := exec.CommandContext(ctx, "go", append([]string{"build", "-o", dir + string(filepath.Separator)}, pkgs...)...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Stdout, cmd.Stderr = stderr, stderr
 	if err := cmd.Run(); err != nil {
 		cleanup()
 		return "", nil, fmt.Errorf("go build %s: %v (run from the module root, or pass --bin DIR)", strings.Join(pkgs, " "), err)
@@ -247,10 +248,18 @@ func buildTools(ctx context.Context) (dir string, cleanup func(), err error) {
 	return dir, cleanup, nil
 }
 
-func evaluate(ctx context.Context, o options) int {
+func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 	sets, err := loadSets(o)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "eval: error: %v\n", err)
+		fmt.Fprintf(stderr, "eval: error: %v\n", err)
+		return 2
+	}
+	total := 0
+	for _, s := range sets {
+		total += len(s.Tasks)
+	}
+	if total == 0 {
+		fmt.Fprintln(stderr, "eval: error: no task matches --repo-filter in the task files")
 		return 2
 	}
 	// Resolve every repository before any work, so a missing corpus is one
@@ -272,17 +281,17 @@ func evaluate(ctx context.Context, o options) int {
 	if len(missing) > 0 {
 		sort.Strings(missing)
 		for _, m := range missing {
-			fmt.Fprintf(os.Stderr, "eval: error: %s\n", m)
+			fmt.Fprintf(stderr, "eval: error: %s\n", m)
 		}
-		fmt.Fprintln(os.Stderr, "eval: hint: fetch the missing repositories into --repos, or leave them out with --repo-filter")
+		fmt.Fprintln(stderr, "eval: hint: fetch the missing repositories into --repos, or leave them out with --repo-filter")
 		return 2
 	}
 	if !o.baselineOnly {
 		if o.bin == "" {
-			fmt.Fprintln(os.Stderr, "eval: building the pipeline binaries")
-			dir, cleanup, err := buildTools(ctx)
+			fmt.Fprintln(stderr, "eval: building the pipeline binaries")
+			dir, cleanup, err := buildTools(ctx, stderr)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "eval: error: %v\n", err)
+				fmt.Fprintf(stderr, "eval: error: %v\n", err)
 				return 2
 			}
 			defer cleanup()
@@ -290,8 +299,8 @@ func evaluate(ctx context.Context, o options) int {
 		}
 		for _, t := range pipelineTools {
 			if _, err := os.Stat(filepath.Join(o.bin, t)); err != nil {
-				fmt.Fprintf(os.Stderr, "eval: error: %v\n", err)
-				fmt.Fprintln(os.Stderr, "eval: hint: --bin must hold every pipeline binary; --baseline-only runs without them")
+				fmt.Fprintf(stderr, "eval: error: %v\n", err)
+				fmt.Fprintln(stderr, "eval: hint: --bin must hold every pipeline binary; --baseline-only runs without them")
 				return 2
 			}
 		}
@@ -305,10 +314,6 @@ func evaluate(ctx context.Context, o options) int {
 		BaselineOnly: o.baselineOnly,
 		Baseline:     o.baseline,
 		Enough:       o.enough,
-	}
-	total := 0
-	for _, s := range sets {
-		total += len(s.Tasks)
 	}
 	done := 0
 	var progressMu sync.Mutex
@@ -326,7 +331,7 @@ func evaluate(ctx context.Context, o options) int {
 					results[i] = r
 					progressMu.Lock()
 					done++
-					fmt.Fprintf(os.Stderr, "eval: [%d/%d] %s\n", done, total, r.progress())
+					fmt.Fprintf(stderr, "eval: [%d/%d] %s\n", done, total, r.progress())
 					progressMu.Unlock()
 				}
 			}()
@@ -347,11 +352,11 @@ func evaluate(ctx context.Context, o options) int {
 		rep.Sets = append(rep.Sets, summarizeSet(s, results, o.baselineOnly))
 		rep.Tasks = append(rep.Tasks, results...)
 	}
-	printMarkdown(os.Stdout, rep)
-	printFailures(os.Stderr, rep)
+	printMarkdown(stdout, rep)
+	printFailures(stderr, rep)
 	if o.jsonOut != "" {
 		if err := writeJSON(o.jsonOut, rep); err != nil {
-			fmt.Fprintf(os.Stderr, "eval: error: %v\n", err)
+			fmt.Fprintf(stderr, "eval: error: %v\n", err)
 			return 1
 		}
 	}

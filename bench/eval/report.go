@@ -188,6 +188,10 @@ func pct(p *float64) string {
 func printMarkdown(w io.Writer, rep report) {
 	for _, s := range rep.Sets {
 		fmt.Fprintf(w, "### %s\n\n", s.Name)
+		if s.Groups[len(s.Groups)-1].BM25.Tasks == 0 {
+			fmt.Fprintf(w, "No task of %s matches the filters.\n\n", s.File)
+			continue
+		}
 		fmt.Fprintln(w, "| repo | n | system | acc@1 | acc@3 | acc@5 | acc@10 | hit@1 | hit@3 | hit@5 | hit@10 | MRR | packet has gold | file recall | line recall | tokens | s/task (median) | failed |")
 		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 		for _, g := range s.Groups {
