@@ -359,27 +359,36 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		})
 		out.touched[ScanHandles] = true
-		confirm := func(scan, kind string, line int, value, detail string) {
+		var foldBuf []byte
+		// confirmD records a value found by a scan; detail is computed only
+		// when the finding is kept (most symbols of a big tree are not).
+		confirmD := func(scan, kind string, line int, value string, detail func() string) {
 			out.counts[scan]++
-			fv := match.Fold(normalizeName(value))
-			ti, rel := termIdx[fv]
-			fd := schema.ShapeFinding{Scan: scan, Path: f.Path, Line: line, Value: capText(value, 160), Detail: detail}
-			if rel {
-				out.confirms = append(out.confirms, termConfirm{ti, Confirmation{Kind: kind, Path: f.Path, Line: line, Value: value, Detail: detail}})
-				out.relevant[scan] = append(out.relevant[scan], fd)
-			} else if len(out.findings[scan]) < 2 {
-				out.findings[scan] = append(out.findings[scan], fd)
+			foldBuf = appendFold(foldBuf[:0], normalizeName(value))
+			ti, rel := termIdx[string(foldBuf)]
+			switch {
+			case rel:
+				d := detail()
+				out.confirms = append(out.confirms, termConfirm{ti, Confirmation{Kind: kind, Path: f.Path, Line: line, Value: value, Detail: d}})
+				out.relevant[scan] = append(out.relevant[scan], schema.ShapeFinding{Scan: scan, Path: f.Path, Line: line, Value: capText(value, 160), Detail: d})
+			case len(out.findings[scan]) < 2:
+				out.findings[scan] = append(out.findings[scan], schema.ShapeFinding{Scan: scan, Path: f.Path, Line: line, Value: capText(value, 160), Detail: detail()})
 			}
+		}
+		confirm := func(scan, kind string, line int, value, detail string) {
+			confirmD(scan, kind, line, value, func() string { return detail })
 		}
 		if lang := symbols.Lang(f.Path); lang != "" {
 			out.touched[ScanSymbols] = true
 			timed(ScanSymbols, func() {
 				for _, s := range symbols.Extract(f.Path, data) {
-					detail := s.Kind + " " + s.Lang
-					if s.Container != "" {
-						detail += " in " + s.Container
-					}
-					confirm(ScanSymbols, "code_symbol", s.Line, s.Name, detail)
+					confirmD(ScanSymbols, "code_symbol", s.Line, s.Name, func() string {
+						d := s.Kind + " " + s.Lang
+						if s.Container != "" {
+							d += " in " + s.Container
+						}
+						return d
+					})
 				}
 			})
 		}
@@ -717,3 +726,16 @@ func capText(s string, n int) string {
 }
 
 func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// appendFold appends s with ASCII letters lowercased (match.Fold without
+// allocating).
+func appendFold(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return b
+}
