@@ -44,7 +44,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -616,15 +615,15 @@ func writeManifest(ctx context.Context, tx *sql.Tx) error {
 // ctimes and inode numbers.
 func listingDigest(files []wiki.File) string {
 	h := sha256.New()
-	var buf [8 * 4]byte
+	buf := make([]byte, 0, 256)
 	for _, f := range files {
-		io.WriteString(h, f.Path)
-		h.Write([]byte{0})
-		binary.LittleEndian.PutUint64(buf[0:], uint64(f.Size))
-		binary.LittleEndian.PutUint64(buf[8:], uint64(f.ModTime))
-		binary.LittleEndian.PutUint64(buf[16:], uint64(f.ChangeTime))
-		binary.LittleEndian.PutUint64(buf[24:], f.Inode)
-		h.Write(buf[:])
+		buf = append(buf[:0], f.Path...)
+		buf = append(buf, 0)
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(f.Size))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(f.ModTime))
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(f.ChangeTime))
+		buf = binary.LittleEndian.AppendUint64(buf, f.Inode)
+		h.Write(buf)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

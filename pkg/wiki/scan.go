@@ -65,7 +65,14 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 	if info, err := os.Lstat(wikiDir); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		diags = append(diags, Diagnostic{Path: "wiki", Message: "symlink not followed"})
 	} else if err == nil {
-		walk(wikiDir, "wiki", func(rel string, fi fileInfo, err error) {
+		// Room for a directory's files before they are visited, doubling:
+		// a large wiki's listing is not copied at every 25% growth.
+		grow := func(n int) {
+			if len(files)+n > cap(files) {
+				files = slices.Grow(files, max(len(files)+n, 2*cap(files))-len(files))
+			}
+		}
+		walk(wikiDir, "wiki", grow, func(rel string, fi fileInfo, err error) {
 			if err != nil {
 				diags = append(diags, Diagnostic{Path: rel, Message: "unreadable: " + unwrapPathError(err)})
 				return
@@ -147,50 +154,58 @@ type fileInfo struct {
 // following symlinks, relative to their open directory (statAt), which
 // saves resolving the whole path for each of thousands of pages; the files
 // of a large directory are stat'ed by several goroutines at once (statAll).
-func walk(dir, rel string, visit func(rel string, fi fileInfo, err error)) {
+func walk(dir, rel string, grow func(n int), visit func(rel string, fi fileInfo, err error)) {
 	d, err := os.Open(dir)
 	if err != nil {
 		visit(rel, fileInfo{}, err)
 		return
 	}
 	defer d.Close()
-	ents, err := d.ReadDir(-1)
+	ents, err := readDir(d)
 	if err != nil {
 		visit(rel, fileInfo{}, err)
 		return
 	}
-	names := make([]string, 0, len(ents))
-	isDir := make(map[string]bool)
+	kept := ents[:0]
+	nFiles := 0
 	for _, e := range ents {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") {
+		if strings.HasPrefix(e.name, ".") {
 			continue
 		}
-		if e.IsDir() {
-			isDir[name] = true
-		} else if !strings.HasSuffix(strings.ToLower(name), ".md") {
-			continue
+		if !e.dir {
+			if !strings.HasSuffix(strings.ToLower(e.name), ".md") {
+				continue
+			}
+			nFiles++
 		}
-		names = append(names, name)
+		kept = append(kept, e)
 	}
-	slices.Sort(names)
-	var files []string
-	for _, name := range names {
-		if !isDir[name] {
-			files = append(files, name)
+	slices.SortFunc(kept, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	files := make([]string, 0, nFiles)
+	for _, e := range kept {
+		if !e.dir {
+			files = append(files, e.name)
 		}
 	}
+	grow(nFiles)
 	stats := statAll(d, dir, files)
 	k := 0
-	for _, name := range names {
-		child := rel + "/" + name
-		if isDir[name] {
-			walk(filepath.Join(dir, name), child, visit)
+	for _, e := range kept {
+		child := rel + "/" + e.name
+		if e.dir {
+			walk(filepath.Join(dir, e.name), child, grow, visit)
 			continue
 		}
 		visit(child, stats[k].fi, stats[k].err)
 		k++
 	}
+}
+
+// dirEntry is a directory entry as listed.
+type dirEntry struct {
+	name string
+	// dir is true for a directory (never for a symlink to one).
+	dir bool
 }
 
 type statResult struct {
