@@ -877,8 +877,11 @@ func (h *hydrator) take(sf *surface, limit int) bool {
 		if st.replace {
 			delta -= sf.spent
 		}
+		// A surface's first chunk is the ranking's choice and counts against no
+		// probe's cap (the budget bounds it); the cap bounds the further
+		// windows a probe's hits add (docs/decisions/evidence.md).
 		probe, full := "", false
-		if !st.replace {
+		if !st.replace && len(sf.chunks) > 0 {
 			probe, full = h.charge(sf, st)
 		}
 		if full {

@@ -315,8 +315,9 @@ func TestPerProbeCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Chunks) != 8 {
-		t.Fatalf("%d chunks, want the cap of 8", len(res.Chunks))
+	// The surface's first chunk is the ranking's; eight more are P01's.
+	if len(res.Chunks) != 9 {
+		t.Fatalf("%d chunks, want the first plus the cap of 8", len(res.Chunks))
 	}
 	capped := false
 	for _, s := range res.Skips {
@@ -334,8 +335,24 @@ func TestPerProbeCap(t *testing.T) {
 	// once P01 is full.
 	in.Hits = append(in.Hits, schema.Hit{ProbeID: "P02", Path: "a.go", Line: 50 + 10*150 + 3, Term: "other", ConfidenceClass: "hit"})
 	res, _ = Hydrate(in, opts(root, 100000))
-	if len(res.Chunks) != 9 {
-		t.Fatalf("%d chunks, want 8 for P01 and one charged to P02", len(res.Chunks))
+	if len(res.Chunks) != 10 {
+		t.Fatalf("%d chunks, want the first, 8 for P01 and one charged to P02", len(res.Chunks))
+	}
+	// Twelve ranked surfaces anchored by the same probe each get a first chunk.
+	files := map[string]string{}
+	var ss []schema.RankedSurface
+	hits = nil
+	for i := 0; i < 12; i++ {
+		p := fmt.Sprintf("s%02d.go", i)
+		files[p] = numbered(p, 400)
+		ss = append(ss, schema.RankedSurface{Path: p, Anchors: []int{100}})
+		hits = append(hits, schema.Hit{ProbeID: "P01", Path: p, Line: 100, Term: "value", ConfidenceClass: "source_bearing_hit"})
+	}
+	in = input(ss...)
+	in.Hits = hits
+	res, _ = Hydrate(in, opts(writeTree(t, files), 100000))
+	if len(res.Chunks) != 12 {
+		t.Fatalf("%d chunks, want a first chunk on each of 12 surfaces", len(res.Chunks))
 	}
 }
 
