@@ -168,7 +168,7 @@ func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budg
 		for _, t := range ts {
 			p.InputTerms = append(p.InputTerms, terms[t].text)
 		}
-		describe(p, profile)
+		describe(p)
 		probes = append(probes, p)
 	}
 	add(FamilyExplicitSeed, byFamily[FamilyExplicitSeed], targetKindOccurrence)
@@ -211,7 +211,7 @@ func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budg
 
 // describe fills a probe's purpose, target set, command class, signal,
 // limitation and claim authority from its family.
-func describe(p *planned, profile string) {
+func describe(p *planned) {
 	switch p.Family {
 	case FamilyExplicitSeed:
 		p.Purpose = "find every occurrence of the caller's explicit seeds"
@@ -278,7 +278,6 @@ func describe(p *planned, profile string) {
 	default:
 		p.TargetSet = "walked files containing any input term (counted by the dry run)"
 	}
-	_ = profile
 }
 
 // parseLocations reads the candidate's "kind:path:line" locations into

@@ -86,7 +86,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 
 	// The one pass.
 	var contentLits []string
-	var contentIdx []int
 	var pathLits []string
 	var pathIdx []int
 	inPathFamily := map[int]bool{}
@@ -99,7 +98,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	for i, t := range terms {
 		contentLits = append(contentLits, t.text)
-		contentIdx = append(contentIdx, i)
 		if inPathFamily[i] {
 			pathLits = append(pathLits, t.text)
 			pathIdx = append(pathIdx, i)
@@ -141,7 +139,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	_ = contentIdx
 	res.Skips = append(res.Skips, readSkips...)
 	sort.SliceStable(res.Skips, func(i, j int) bool { return res.Skips[i].Path < res.Skips[j].Path })
 	avg := o.AvgBytes
