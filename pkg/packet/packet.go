@@ -651,6 +651,15 @@ func unresolved(in *Input, p *schema.Packet, v verdict) []string {
 	if len(unread) > 0 {
 		q = append(q, fmt.Sprintf("ranked surfaces or ranges not read within the %d-token budget: %s", p.Budget.Cap, list(unread)))
 	}
+	var capped []string
+	for _, s := range in.Skips {
+		if s.Stage == hydrate.Stage && s.Reason == "cost" && strings.Contains(s.Detail, "reached its cap") {
+			capped = append(capped, s.Path)
+		}
+	}
+	if len(capped) > 0 {
+		q = append(q, "windows not read because their probe reached its chunk cap: "+list(capped))
+	}
 	if in.Rank.Total > len(in.Rank.Surfaces) {
 		q = append(q, fmt.Sprintf("%d surfaces with evidence fell below the ranking's cap of %d and were not considered", in.Rank.Total-len(in.Rank.Surfaces), len(in.Rank.Surfaces)))
 	}

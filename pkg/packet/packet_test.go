@@ -54,6 +54,12 @@ func TestBuildFields(t *testing.T) {
 	if len(p.UnresolvedQuestions) == 0 || len(p.NextLegalProbes) == 0 {
 		t.Fatal("questions or next probes empty")
 	}
+	in := lane()
+	in.Skips = []schema.Skip{{Path: "c.go", Reason: "cost", Stage: "hydrate", Detail: "rank 3: not read: L1-L41 (probe P02 reached its cap of 8 chunks)"}}
+	p, _ = Build(in, Options{Now: t0})
+	if !strings.Contains(strings.Join(p.UnresolvedQuestions, "\n"), "windows not read because their probe reached its chunk cap: c.go") {
+		t.Fatalf("cap skips not asked about: %q", p.UnresolvedQuestions)
+	}
 	// Every slice is present (never null) so consumers can iterate.
 	b, _ := json.Marshal(p)
 	if strings.Contains(string(b), ":null") {
