@@ -147,16 +147,26 @@ func Load(explicit, root string) (*Config, string, error) {
 // LoadFile decodes one configuration file strictly.
 func LoadFile(path string) (*Config, error) {
 	var c Config
-	md, err := toml.DecodeFile(path, &c)
+	if err := DecodeStrict(path, &c); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// DecodeStrict decodes the TOML file at path into v. A syntax error names the
+// line, and a key v has no field for is an error naming the key: both as *Error
+// naming the file. Every configuration file of the toolkit is read through it.
+func DecodeStrict(path string, v any) error {
+	md, err := toml.DecodeFile(path, v)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &Error{path, fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)}
+			return &Error{path, fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &Error{path, "no such file"}
+			return &Error{path, "no such file"}
 		}
-		return nil, &Error{path, err.Error()}
+		return &Error{path, err.Error()}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		keys := make([]string, len(und))
@@ -164,9 +174,9 @@ func LoadFile(path string) (*Config, error) {
 			keys[i] = k.String()
 		}
 		sort.Strings(keys)
-		return nil, &Error{path, "unknown key " + strings.Join(keys, ", unknown key ")}
+		return &Error{path, "unknown key " + strings.Join(keys, ", unknown key ")}
 	}
-	return &c, nil
+	return nil
 }
 
 // Defaults of the values used by more than one stage.

@@ -11,10 +11,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/rtch/rtch/pkg/config"
 )
 
 // RelPath is where the file lives under a project root.
@@ -141,15 +140,9 @@ func set[T any](dst *T, v *T) {
 	}
 }
 
-// Error is a configuration problem in a named file.
-type Error struct {
-	// File is the configuration file.
-	File string
-	// Msg says what is wrong, with the line when known.
-	Msg string
-}
-
-func (e *Error) Error() string { return e.File + ": " + e.Msg }
+// Error is a configuration problem in a named file (the toolkit's one config
+// error type).
+type Error = config.Error
 
 // Load reads explicit if given, else root/.guild/config.toml when it exists;
 // a missing default file is not an error. It returns the path read ("" when
@@ -169,27 +162,11 @@ func Load(explicit, root string) (*Config, string, error) {
 // LoadFile decodes one file strictly and validates the ranges.
 func LoadFile(path string) (*Config, error) {
 	var c Config
-	md, err := toml.DecodeFile(path, &c)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &Error{path, fmt.Sprintf("line %d: %s", pe.Position.Line, pe.Message)}
-		}
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, &Error{path, "no such file"}
-		}
-		return nil, &Error{path, err.Error()}
-	}
-	if und := md.Undecoded(); len(und) > 0 {
-		keys := make([]string, len(und))
-		for i, k := range und {
-			keys[i] = k.String()
-		}
-		sort.Strings(keys)
-		return nil, &Error{path, "unknown key " + strings.Join(keys, ", unknown key ")}
+	if err := config.DecodeStrict(path, &c); err != nil {
+		return nil, err
 	}
 	if err := c.validate(); err != nil {
-		return nil, &Error{path, err.Error()}
+		return nil, &Error{File: path, Msg: err.Error()}
 	}
 	return &c, nil
 }
