@@ -176,7 +176,8 @@ func (f *File) SHA256Of(s, e int) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Render returns lines s..e as chunk text: decoded, without "\r", each line
+// Render returns lines s..e as chunk text: decoded, line-ending "\r" dropped
+// and any other shown as ␍, each line
 // capped at maxRunes (0: DefaultMaxLineRunes) and "\n"-terminated; truncated
 // lists the line numbers that were cut.
 func (f *File) Render(s, e, maxRunes int) (text string, truncated []int) {
@@ -185,7 +186,9 @@ func (f *File) Render(s, e, maxRunes int) (text string, truncated []int) {
 	}
 	var b strings.Builder
 	for n := s; n <= e && n <= f.Lines(); n++ {
-		line := f.Line(n)
+		// A carriage return inside a line would let text overwrite itself on
+		// a terminal; it is shown as the visible symbol ␍ instead.
+		line := strings.ReplaceAll(f.Line(n), "\r", "\u240d")
 		if cut, more := capRunes(line, maxRunes); more > 0 {
 			b.WriteString(cut)
 			fmt.Fprintf(&b, " …[line truncated: %d more bytes]", more)
