@@ -54,6 +54,37 @@ func (s *Scorer) Count(tokens []string) Counts {
 	return c
 }
 
+// CountTerms is Count(Terms(texts[0]) ++ Terms(texts[1]) ++ …) without
+// building the token list: one pass over the text, no allocation unless the
+// document holds a query term.
+func (s *Scorer) CountTerms(texts ...string) Counts {
+	var c Counts
+	count := func(t string) {
+		c.Len++
+		i := -1
+		if len(s.terms) <= 8 {
+			for k, q := range s.terms {
+				if q == t {
+					i = k
+					break
+				}
+			}
+		} else if k, ok := s.pos[t]; ok {
+			i = k
+		}
+		if i >= 0 {
+			if c.TF == nil {
+				c.TF = make([]int32, len(s.terms))
+			}
+			c.TF[i]++
+		}
+	}
+	for _, x := range texts {
+		EachTerm(x, count)
+	}
+	return c
+}
+
 // Add adds a counted document and returns its number (0, 1, 2, …).
 func (s *Scorer) Add(c Counts) int {
 	s.docs = append(s.docs, c)

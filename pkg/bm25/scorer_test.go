@@ -55,3 +55,32 @@ func TestScorerMatchesIndex(t *testing.T) {
 		}
 	}
 }
+
+// CountTerms over parts equals Count over the terms of the parts joined by
+// newlines.
+func TestCountTermsMatchesCount(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	words := []string{"Retry", "retries", "backoff", "RetryPolicy", "the", "budget_limits", "ledger.Post", "x", "Über", "payments", "\xff", "-", "queue"}
+	text := func() string {
+		var b []byte
+		for i := rng.Intn(20); i > 0; i-- {
+			b = append(b, words[rng.Intn(len(words))]...)
+			b = append(b, " .,\n"[rng.Intn(4)])
+		}
+		return string(b)
+	}
+	for _, n := range []int{3, 12} { // linear scan and map lookup
+		q := make([]string, n)
+		for i := range q {
+			q[i] = Terms(words[i%len(words)] + " retry budget")[0]
+		}
+		q = append(q, "retry", "budget")
+		sc := NewScorer(Recall, q)
+		for i := 0; i < 500; i++ {
+			a, b, c := text(), text(), text()
+			if got, want := sc.CountTerms(a, b, c), sc.Count(Terms(a+"\n"+b+"\n"+c)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q %q %q: CountTerms %+v, Count %+v", a, b, c, got, want)
+			}
+		}
+	}
+}

@@ -15,6 +15,15 @@ import (
 // kept; see Terms.
 func Tokenize(s string) []string {
 	out := make([]string, 0, len(s)/8+1)
+	eachToken(s, func(t string) { out = append(out, t) })
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// eachToken calls emit with each token of Tokenize(s), in order.
+func eachToken(s string, emit func(string)) {
 	start := -1
 	for i, r := range s {
 		w := isWordRune(r)
@@ -22,17 +31,23 @@ func Tokenize(s string) []string {
 		case w && start < 0:
 			start = i
 		case !w && start >= 0:
-			out = appendWord(out, s[start:i])
+			wordTokens(s[start:i], emit)
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = appendWord(out, s[start:])
+		wordTokens(s[start:], emit)
 	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+}
+
+// EachTerm calls yield with each term of Terms(s), in order, without
+// building the list (for callers that only count or copy them).
+func EachTerm(s string, yield func(string)) {
+	eachToken(s, func(t string) {
+		if !Stopwords[t] {
+			yield(Plural(t))
+		}
+	})
 }
 
 // Terms is Tokenize without English stopwords and with plurals folded to
@@ -98,7 +113,7 @@ var asciiWord = func() (t [utf8.RuneSelf]bool) {
 
 func isSep(r rune) bool { return r == '_' || r == '.' || r == '-' }
 
-func appendWord(out []string, w string) []string {
+func wordTokens(w string, emit func(string)) {
 	// Most prose words are lower-case ASCII letters and digits: such a word
 	// is its own and only token, as the general path below would find.
 	simple := true
@@ -110,32 +125,31 @@ func appendWord(out []string, w string) []string {
 	}
 	if simple {
 		if len(w) > 1 {
-			out = append(out, w)
+			emit(w)
 		}
-		return out
+		return
 	}
 	w = strings.TrimFunc(w, isSep)
 	if w == "" {
-		return out
+		return
 	}
 	if !compound(w) {
 		if whole := strings.ToLower(w); utf8.RuneCountInString(whole) > 1 {
-			out = append(out, whole)
+			emit(whole)
 		}
-		return out
+		return
 	}
 	parts := splitIdent(w)
 	if whole := strings.ToLower(w); utf8.RuneCountInString(whole) > 1 {
-		out = append(out, whole)
+		emit(whole)
 	}
 	if len(parts) > 1 {
 		for _, p := range parts {
 			if p = strings.ToLower(p); utf8.RuneCountInString(p) > 1 {
-				out = append(out, p)
+				emit(p)
 			}
 		}
 	}
-	return out
 }
 
 // compound reports whether a word may split into parts: it has a separator

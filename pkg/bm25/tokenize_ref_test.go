@@ -70,5 +70,10 @@ func TestTokenizeMatchesReference(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q: got %q, want %q", s, got, want)
 		}
+		var each []string
+		EachTerm(s, func(t string) { each = append(each, t) })
+		if terms := Terms(s); len(each)+len(terms) > 0 && !reflect.DeepEqual(each, terms) {
+			t.Fatalf("%q: EachTerm %q, Terms %q", s, each, terms)
+		}
 	}
 }

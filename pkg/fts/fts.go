@@ -768,6 +768,32 @@ func SectionTerms(title string, s wiki.Section) []string {
 	return bm25.Terms(title + "\n" + s.HeadingPath() + "\n" + s.Text)
 }
 
+// SectionTermsText is strings.Join(SectionTerms(title, s), " "), the FTS5
+// column text, written without the intermediate list. The three parts are
+// tokenized one after the other: no token spans the newline between them.
+func SectionTermsText(title string, s wiki.Section) string {
+	var b strings.Builder
+	b.Grow(len(title) + len(s.Text) + 64)
+	emit := func(t string) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+	}
+	bm25.EachTerm(title, emit)
+	bm25.EachTerm(s.HeadingPath(), emit)
+	bm25.EachTerm(s.Text, emit)
+	return b.String()
+}
+
+// EachSectionTerm calls yield with each of SectionTerms(title, s), in
+// order, without building the list.
+func EachSectionTerm(title string, s wiki.Section, yield func(string)) {
+	bm25.EachTerm(title, yield)
+	bm25.EachTerm(s.HeadingPath(), yield)
+	bm25.EachTerm(s.Text, yield)
+}
+
 // stmts are the inserts of one refresh, prepared once per transaction.
 type stmts struct {
 	page, section, fts, supersedes *sql.Stmt
@@ -827,7 +853,7 @@ func prepareRead(root string, f wiki.File, s stored, known bool) *readPage {
 	r.meta, r.diagsJSON = string(meta), string(dj)
 	r.terms = make([]string, len(p.Sections))
 	for i, sec := range p.Sections {
-		r.terms[i] = strings.Join(SectionTerms(p.Title, sec), " ")
+		r.terms[i] = SectionTermsText(p.Title, sec)
 	}
 	return r
 }

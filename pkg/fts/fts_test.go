@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/rtch/rtch/pkg/fts/internal/synth"
+	"github.com/rtch/rtch/pkg/wiki"
 )
 
 // clock is a test clock far enough ahead of file mtimes that no page is racy.
@@ -520,6 +521,26 @@ func TestRestoredMtimeEditNoticed(t *testing.T) {
 		}
 		if hs, _ := ix.Search(context.Background(), "okapis", Filter{}, 5); len(hs) != 1 {
 			t.Fatal("renamed replacement not indexed")
+		}
+	}
+}
+
+// SectionTermsText is the joined SectionTerms, and EachSectionTerm yields
+// them, for titles, heading paths and texts with identifiers, stopwords,
+// plurals and non-ASCII letters.
+func TestSectionTermsText(t *testing.T) {
+	for _, title := range []string{"", "Retry Policies", "pkg.ParseFlags", "Über-Straße"} {
+		for _, text := range []string{"", "The RetryPolicy retries payments.\nHTTPServer_config and the ledger", "x y z", "İstanbul ǅ naïve café-au-lait"} {
+			s := wiki.Section{Heading: "Budgets and Backoffs", Path: []string{title, "Budgets and Backoffs"}, Text: text}
+			want := SectionTerms(title, s)
+			if got := SectionTermsText(title, s); got != strings.Join(want, " ") {
+				t.Fatalf("%q/%q: %q, want %q", title, text, got, strings.Join(want, " "))
+			}
+			var each []string
+			EachSectionTerm(title, s, func(x string) { each = append(each, x) })
+			if strings.Join(each, " ") != strings.Join(want, " ") || len(each) != len(want) {
+				t.Fatalf("%q/%q: EachSectionTerm %q", title, text, each)
+			}
 		}
 	}
 }

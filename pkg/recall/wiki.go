@@ -295,7 +295,7 @@ func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Setti
 		if err == nil {
 			r.counts = make([]bm25.Counts, len(p.Sections))
 			for j, s := range p.Sections {
-				r.counts[j] = sc.Count(fts.SectionTerms(p.Title, s))
+				r.counts[j] = sc.CountTerms(p.Title, s.HeadingPath(), s.Text)
 			}
 		}
 		reads[i] = r
@@ -384,9 +384,7 @@ func fsScan(opt Options, root string, files []wiki.File, set guildconfig.Setting
 		}
 		for _, s := range p.Sections {
 			tf := map[string]int{}
-			for _, t := range fts.SectionTerms(p.Title, s) {
-				tf[t]++
-			}
+			fts.EachSectionTerm(p.Title, s, func(t string) { tf[t]++ })
 			matched, sum := 0, 0
 			for _, t := range q {
 				if tf[t] > 0 {
