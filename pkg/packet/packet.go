@@ -12,6 +12,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/hydrate"
+	"github.com/rtch/rtch/pkg/lane"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 )
@@ -40,68 +41,7 @@ var (
 
 // Input is the whole lane as read from the stream. The packet needs all of it,
 // so the command reads to the end of input before emitting.
-type Input struct {
-	Intake     *schema.Intake
-	Zone       *schema.Zone
-	Gate       *schema.Gate
-	Basket     *schema.Basket
-	Rank       *schema.Rank
-	Candidates []schema.Candidate
-	Probes     []schema.Probe
-	Hits       []schema.Hit
-	Chunks     []schema.Chunk
-	Skips      []schema.Skip
-}
-
-// Collect decodes the records the packet uses; others are ignored (they still
-// pass through), as are records of a newer version than this build knows.
-func (in *Input) Collect(l record.Line) error {
-	if l.V > schema.V1 {
-		return nil
-	}
-	var err error
-	switch l.Kind {
-	case schema.KindIntake:
-		in.Intake = new(schema.Intake)
-		err = l.Decode(in.Intake)
-	case schema.KindZone:
-		in.Zone = new(schema.Zone)
-		err = l.Decode(in.Zone)
-	case schema.KindGate:
-		in.Gate = new(schema.Gate)
-		err = l.Decode(in.Gate)
-	case schema.KindBasket:
-		in.Basket = new(schema.Basket)
-		err = l.Decode(in.Basket)
-	case schema.KindRank:
-		in.Rank = new(schema.Rank)
-		err = l.Decode(in.Rank)
-	case schema.KindCandidate:
-		var c schema.Candidate
-		err = l.Decode(&c)
-		in.Candidates = append(in.Candidates, c)
-	case schema.KindProbe:
-		var p schema.Probe
-		err = l.Decode(&p)
-		in.Probes = append(in.Probes, p)
-	case schema.KindHit:
-		var h schema.Hit
-		err = l.Decode(&h)
-		in.Hits = append(in.Hits, h)
-	case schema.KindChunk:
-		var c schema.Chunk
-		err = l.Decode(&c)
-		in.Chunks = append(in.Chunks, c)
-	case schema.KindSkip:
-		var s schema.Skip
-		err = l.Decode(&s)
-		in.Skips = append(in.Skips, s)
-	}
-	if err != nil {
-		return fmt.Errorf("input line %d: %s record: %w", l.No, l.Kind, err)
-	}
-	return nil
-}
+type Input = lane.Lane
 
 // Options configure packet assembly.
 type Options struct {
