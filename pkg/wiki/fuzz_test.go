@@ -1,6 +1,7 @@
 package wiki
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -32,6 +33,9 @@ func FuzzFrontmatter(f *testing.F) {
 			if d.Line < 0 || d.Path != "wiki/f.md" {
 				t.Fatalf("bad diagnostic %+v", d)
 			}
+		}
+		if want := refSplitSections(p.Body, p.BodyLine); !reflect.DeepEqual(p.Sections, want) {
+			t.Fatalf("sections differ from the reference split:\n got %+v\nwant %+v", p.Sections, want)
 		}
 		prev := 0
 		for _, s := range p.Sections {

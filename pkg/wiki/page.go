@@ -133,48 +133,57 @@ func SplitSections(body string, firstLine int) []Section {
 	var out []Section
 	var stack []Section // open headings by level
 	cur := Section{StartLine: firstLine}
-	var buf []string
+	// The buffered lines are lines[lo:hi], body[from:to] in the text: a
+	// section's text is a substring of the body, not a copy.
+	lo, hi, from, to := 0, 0, 0, 0
+	off := 0 // offset of lines[i] in body
 	fence := ""
+	add := func(i int) {
+		if hi == lo {
+			lo, from = i, off
+		}
+		hi, to = i+1, off+len(lines[i])
+	}
 	flush := func(end int) {
-		cur.Text = strings.TrimRight(strings.Join(buf, "\n"), "\n ")
+		cur.Text = strings.TrimRight(body[from:to], "\n ")
 		cur.EndLine = end
-		if hasContent(buf, cur.Level > 0) {
+		if hasContent(lines[lo:hi], cur.Level > 0) {
 			out = append(out, cur)
 		}
-		buf = nil
+		lo, hi, from, to = 0, 0, 0, 0
 	}
 	for i, l := range lines {
 		ln := firstLine + i
 		trimmed := strings.TrimLeft(l, " ")
-		if fence != "" {
+		switch {
+		case fence != "":
 			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]+" \t") == "" {
 				fence = ""
 			}
-			buf = append(buf, l)
-			continue
-		}
-		if len(l)-len(trimmed) <= 3 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")) {
+			add(i)
+		case len(l)-len(trimmed) <= 3 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
 			fence = trimmed[:3]
-			buf = append(buf, l)
-			continue
+			add(i)
+		default:
+			level, heading := atxHeading(l)
+			if level == 0 {
+				add(i)
+				break
+			}
+			flush(ln - 1)
+			for len(stack) > 0 && stack[len(stack)-1].Level >= level {
+				stack = stack[:len(stack)-1]
+			}
+			hpath := make([]string, 0, len(stack)+1)
+			for _, s := range stack {
+				hpath = append(hpath, s.Heading)
+			}
+			hpath = append(hpath, heading)
+			cur = Section{Heading: heading, Level: level, Path: hpath, StartLine: ln}
+			stack = append(stack, cur)
+			add(i)
 		}
-		level, heading := atxHeading(l)
-		if level == 0 {
-			buf = append(buf, l)
-			continue
-		}
-		flush(ln - 1)
-		for len(stack) > 0 && stack[len(stack)-1].Level >= level {
-			stack = stack[:len(stack)-1]
-		}
-		hpath := make([]string, 0, len(stack)+1)
-		for _, s := range stack {
-			hpath = append(hpath, s.Heading)
-		}
-		hpath = append(hpath, heading)
-		cur = Section{Heading: heading, Level: level, Path: hpath, StartLine: ln}
-		stack = append(stack, cur)
-		buf = append(buf, l)
+		off += len(l) + 1
 	}
 	flush(firstLine + len(lines) - 1)
 	return out
