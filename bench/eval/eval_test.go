@@ -339,6 +339,7 @@ func TestEvaluateEndToEnd(t *testing.T) {
 	for _, want := range []string{
 		"| o/r | 2 | rtch | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 12 |", // the failed task counts as an empty packet
 		"| 1 |\n", // the failed column of the rtch row
+		"rtch misses (no gold file in the top 5): 1 of 2; bm25 had one in its top 5 for 1; failed 1;",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
@@ -370,5 +371,25 @@ func TestEvaluateEndToEnd(t *testing.T) {
 	if len(rep.Tasks) != 2 || !rep.Tasks[0].Pipeline.Failed || !strings.Contains(rep.Tasks[0].Pipeline.StderrTail, "boom") ||
 		rep.Tasks[1].Pipeline.Failed || len(rep.Tasks[1].Pipeline.GoldChunks["cmd/complete.go"]) != 1 {
 		t.Errorf("JSON report: %s", data)
+	}
+}
+
+func TestSummarizeMisses(t *testing.T) {
+	task := evalscore.Task{ID: "t", Gold: []string{"src/a.go"}}
+	miss := scoreRanking([]string{"README.md", "src/a_test.go", "src/b.go", "src/c.go", "src/d.go", "src/a.go"}, task)
+	hit := scoreRanking([]string{"src/a.go"}, task)
+	none := scoreRanking([]string{"src/b.go"}, task)
+	bm := scoreRanking([]string{"src/a.go"}, task)
+	bm.Exts = []string{".go"}
+	results := []taskResult{
+		{ID: "miss", BM25: bm, Pipeline: miss},
+		{ID: "hit", BM25: bm, Pipeline: hit},
+		{ID: "none", BM25: bm, Pipeline: none},
+		{ID: "failed", BM25: bm, Pipeline: &systemResult{Failed: true}},
+	}
+	m := summarizeMisses(results)
+	if m.Misses != 3 || m.BM25Hit != 3 || m.Failed != 1 || m.NeverSelected != 1 || m.NonSource != 1 || m.Test != 1 ||
+		strings.Join(m.IDs, " ") != "miss none failed" {
+		t.Errorf("misses %+v", m)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	pathpkg "path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -122,6 +124,64 @@ type setSummary struct {
 	File string `json:"file"`
 	// Groups has one entry per repository, in name order, then "overall".
 	Groups []groupSummary `json:"groups"`
+	// Misses groups the pipeline's misses; absent with --baseline-only.
+	Misses *missSummary `json:"misses,omitempty"`
+}
+
+// missSummary groups the tasks where the pipeline ranked no gold file in its
+// top 5, by what stood in the way. A task may fall in several groups.
+type missSummary struct {
+	// Misses is the number of such tasks (failed runs included); BM25Hit how
+	// many of them the reference baseline had a gold file in its top 5 for.
+	Misses  int `json:"misses"`
+	BM25Hit int `json:"bm25_hit_at_5"`
+	// Failed is how many of them failed outright.
+	Failed int `json:"failed"`
+	// NeverSelected: no gold file among the selected surfaces at all.
+	NeverSelected int `json:"gold_never_selected"`
+	// NonSource: a file outside the tree's main source language (docs,
+	// changelogs, data, scripts) in the top 5; Test: a test file in the top 5.
+	NonSource int `json:"non_source_in_top5"`
+	Test      int `json:"test_in_top5"`
+	// IDs lists the missed tasks.
+	IDs []string `json:"ids"`
+}
+
+func summarizeMisses(results []taskResult) *missSummary {
+	m := &missSummary{IDs: []string{}}
+	for _, r := range results {
+		p := r.Pipeline
+		if p == nil || (!p.Failed && p.Rank.Hit[2]) {
+			continue
+		}
+		m.Misses++
+		m.IDs = append(m.IDs, r.ID)
+		if r.BM25 != nil && !r.BM25.Failed && r.BM25.Rank.Hit[2] {
+			m.BM25Hit++
+		}
+		if p.Failed {
+			m.Failed++
+			continue
+		}
+		if p.Rank.FirstGold == 0 {
+			m.NeverSelected++
+		}
+		var nonSource, test bool
+		for _, path := range p.Top[:min(len(p.Top), 5)] {
+			if evalscore.IsTestPath(path) {
+				test = true
+			} else if r.BM25 != nil && len(r.BM25.Exts) > 0 && !slices.Contains(r.BM25.Exts, pathpkg.Ext(path)) {
+				nonSource = true
+			}
+		}
+		if nonSource {
+			m.NonSource++
+		}
+		if test {
+			m.Test++
+		}
+	}
+	return m
 }
 
 // report is the whole JSON output.
@@ -173,6 +233,9 @@ func summarizeSet(s taskSet, results []taskResult, baselineOnly bool) setSummary
 		out.Groups = append(out.Groups, group(r, byRepo[r]))
 	}
 	out.Groups = append(out.Groups, group("overall", results))
+	if !baselineOnly {
+		out.Misses = summarizeMisses(results)
+	}
 	return out
 }
 
@@ -215,6 +278,10 @@ func printMarkdown(w io.Writer, rep report) {
 			}
 		}
 		fmt.Fprintln(w)
+		if m := s.Misses; m != nil {
+			fmt.Fprintf(w, "rtch misses (no gold file in the top 5): %d of %d; bm25 had one in its top 5 for %d; failed %d; gold never selected %d; a non-source file in the top 5 %d; a test file in the top 5 %d.\n\n",
+				m.Misses, s.Groups[len(s.Groups)-1].BM25.Tasks, m.BM25Hit, m.Failed, m.NeverSelected, m.NonSource, m.Test)
+		}
 	}
 	fmt.Fprintln(w, "bm25: BM25 over the non-test files of the main language (the reference protocol); bm25-all: BM25 over")
 	fmt.Fprintln(w, "every file the pipeline sees; rtch: the packet's selected_surfaces.")
