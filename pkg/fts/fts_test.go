@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -364,6 +365,27 @@ func TestMetaTokensAndFilters(t *testing.T) {
 	// Words of the meta column never match query terms.
 	if hs, _ := ix.Search(context.Background(), "cat_standard imp_ge1", Filter{}, 10); len(hs) != 0 {
 		t.Fatalf("meta tokens matched as terms: %v", hs)
+	}
+	// Beside an ordinary term too (the ledger decision must not come back
+	// for its category token).
+	hs, err := ix.Search(context.Background(), "backoff cat_decision", Filter{}, 10)
+	if err != nil || len(hs) != 1 || hs[0].Path != "wiki/standards/retries.md" {
+		t.Fatalf("meta token beside a term: %v %v", hs, err)
+	}
+	// Without a meta-like term the search runs without the column filter:
+	// the same hits with the same ranks as with it.
+	for _, m := range []string{`("retry" OR "budget" OR "backoff")`, `("retry" AND "budget")`, `("retry")`} {
+		for _, f := range []Filter{{}, {Categories: []string{"standard"}}} {
+			filter := ""
+			if len(f.Categories) > 0 {
+				filter = ` AND meta : ("cat_standard")`
+			}
+			with, err1 := ix.search(context.Background(), "terms : "+m+filter, f, 10)
+			without, err2 := ix.search(context.Background(), m+filter, f, 10)
+			if err1 != nil || err2 != nil || len(with) == 0 || !reflect.DeepEqual(with, without) {
+				t.Fatalf("%s%s: with the column filter %v (%v), without %v (%v)", m, filter, with, err1, without, err2)
+			}
+		}
 	}
 }
 
