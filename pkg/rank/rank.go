@@ -22,11 +22,14 @@ import (
 
 // Weights are every tunable number of the ranking, with why each is what it is.
 type Weights struct {
-	// K1 saturates a term's body frequency: BM25's usual 1.2, so a second
-	// mention counts, a fiftieth hardly. A saturated term is worth K1+1.
+	// K1 saturates a term's body frequency, so a second mention counts, a
+	// fiftieth hardly; a saturated term is worth K1+1. 2.0 rather than BM25's
+	// usual 1.2: measured on the evaluation tasks, slower saturation helps
+	// (source files that keep using a term are where it lives).
 	K1 float64
-	// B is the body-length normalisation (BM25's 0.75): a long file mentions
-	// everything, so its body counts are scaled down.
+	// B is the body-length normalisation: a long file mentions everything,
+	// so its body counts are scaled down; 0.5 rather than BM25's 0.75,
+	// measured, because the big module is often the one a fix touches.
 	B float64
 	// Weak fields add to the body frequency before saturation: a heading or
 	// a key is worth a few mentions.
@@ -34,9 +37,10 @@ type Weights struct {
 	Key     float64 // the term as a JSON/YAML/TOML key
 	Body    float64 // any other mention
 	// Strong fields are added after saturation, in units of one saturated
-	// term (K1+1), so a definition or a file name cannot be drowned by a file
-	// that merely mentions the term a hundred times: that is where a change
-	// usually lands.
+	// term (K1+1): a definition or a file name counts beside the mentions
+	// instead of being one more of them, so it still tells when the body
+	// frequency has saturated. Larger bonuses were measured and lost: many
+	// goal words name common symbols.
 	FileNameExact float64 // term equals the file name's stem ("command" → command.go)
 	FileNamePart  float64 // term is a word of the file name ("help" → help_topics.go)
 	DirName       float64 // term names a directory on the path
@@ -91,8 +95,8 @@ type Weights struct {
 // Default are the weights in use (tuned on the go-commits and SWE-bench dev
 // tasks; see docs/bench/discovery.md).
 var Default = Weights{
-	K1:            1.2,
-	B:             0.75,
+	K1:            2.0,
+	B:             0.5,
 	Heading:       2,
 	Key:           1.5,
 	Body:          1,

@@ -17,7 +17,7 @@ func TestDefinitionBeatsMentions(t *testing.T) {
 	terms := []Term{{Term: "computebackoff", Origin: "code_symbol", Use: "locate", IDF: 1.3}}
 	files := []File{
 		{Path: "retry/backoff.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Definitions: 1, Body: 1}}},
-		{Path: "retry/client.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Body: 9}}},
+		{Path: "retry/client.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Body: 4}}},
 	}
 	got := paths(Rank(terms, files, Params{Profile: "code_path", AvgBytes: 400}))
 	if want := []string{"retry/backoff.go", "retry/client.go"}; !reflect.DeepEqual(got, want) {
