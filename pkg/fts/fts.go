@@ -47,6 +47,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -494,7 +495,8 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 			return st, nil, err
 		}
 		diags = append(diags, rdiags...)
-		if err := writeManifest(ctx, tx); err != nil {
+		// apply left in have what the pages table now holds.
+		if err := writeManifest(ctx, tx, have); err != nil {
 			tx.Rollback()
 			return st, nil, err
 		}
@@ -504,9 +506,7 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 	} else {
 		st.Unchanged = len(files)
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM pages`).Scan(&st.Pages); err != nil {
-		return st, nil, err
-	}
+	st.Pages = len(have) // the manifest lists exactly the pages table
 	pd, err := ix.pageDiags(ctx)
 	if err != nil {
 		return st, nil, err
@@ -572,41 +572,41 @@ func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored,
 	return have, rows.Err()
 }
 
-// writeManifest regenerates the manifest and the listing digest from the
-// pages table. The digest is stored only when no page is racy, so that a
-// listing matching it is one refresh would find entirely fresh.
-func writeManifest(ctx context.Context, tx *sql.Tx) error {
-	rows, err := tx.QueryContext(ctx, `SELECT id, size, mtime, ctime, ino, indexed_at, hash, path FROM pages ORDER BY path`)
-	if err != nil {
-		return err
+// writeManifest writes the manifest and the listing digest for the pages
+// table as it now is (pages: what apply left, keyed by path). The digest is
+// stored only when no page is racy, so that a listing matching it is one
+// refresh would find entirely fresh.
+func writeManifest(ctx context.Context, tx *sql.Tx, pages map[string]stored) error {
+	paths := make([]string, 0, len(pages))
+	for p := range pages {
+		paths = append(paths, p)
 	}
-	var b strings.Builder
-	var listed []wiki.File
+	slices.Sort(paths) // byte order, as SQLite's BINARY collation
+	b := make([]byte, 0, len(pages)*120)
+	listed := make([]wiki.File, len(paths))
 	racy := false
-	for rows.Next() {
-		var s stored
-		var path string
-		if err := rows.Scan(&s.id, &s.size, &s.mtime, &s.ctime, &s.ino, &s.indexedAt, &s.hash, &path); err != nil {
-			rows.Close()
-			return err
+	for i, path := range paths {
+		s := pages[path]
+		for _, n := range []int64{s.id, s.size, s.mtime, s.ctime, s.ino, s.indexedAt} {
+			b = strconv.AppendInt(b, n, 10)
+			b = append(b, '\t')
 		}
-		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", s.id, s.size, s.mtime, s.ctime, s.ino, s.indexedAt, s.hash, strconv.Quote(path))
+		b = append(b, s.hash...)
+		b = append(b, '\t')
+		b = strconv.AppendQuote(b, path)
+		b = append(b, '\n')
 		f := wiki.File{Path: path, Size: s.size, ModTime: s.mtime, ChangeTime: s.ctime, Inode: uint64(s.ino)}
 		racy = racy || !fresh(f, s)
-		listed = append(listed, f)
+		listed[i] = f
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('manifest', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, b.String()); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('manifest', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, string(b)); err != nil {
 		return err
 	}
 	if racy {
-		_, err = tx.ExecContext(ctx, `DELETE FROM meta WHERE key='listing'`)
+		_, err := tx.ExecContext(ctx, `DELETE FROM meta WHERE key='listing'`)
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('listing', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`,
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('listing', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`,
 		listingDigest(listed)+"\t"+strconv.Itoa(len(listed)))
 	return err
 }
@@ -665,6 +665,8 @@ func needsWrite(files []wiki.File, have map[string]stored) bool {
 	return false
 }
 
+// apply brings the pages table in line with files and updates have (the
+// stored rows by path) to match what it wrote.
 func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have map[string]stored, now int64, progress func(done, total int)) (Stats, []wiki.Diagnostic, error) {
 	var st Stats
 	var diags []wiki.Diagnostic
@@ -675,13 +677,21 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 	}
 	// The pages to re-read are read, parsed and tokenized ahead on other
 	// goroutines (readAhead); this loop applies them in listing order.
+	// The workers get their own copy of the stored rows they compare with:
+	// this loop updates have as it goes.
 	var stale []wiki.File
+	var prior []*stored
 	for _, f := range files {
 		if s, ok := have[f.Path]; !ok || !fresh(f, s) {
 			stale = append(stale, f)
+			if ok {
+				prior = append(prior, &s)
+			} else {
+				prior = append(prior, nil)
+			}
 		}
 	}
-	next, stop := readAhead(ix.root, stale, have)
+	next, stop := readAhead(ix.root, stale, prior)
 	defer stop()
 	for i, f := range files {
 		if i%256 == 0 {
@@ -706,16 +716,20 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				if err := deletePage(ctx, tx, s.id); err != nil {
 					return st, nil, err
 				}
+				delete(have, f.Path)
 				st.Deleted++
 			}
 			continue
 		}
+		row := stored{hash: p.Hash, size: f.Size, mtime: f.ModTime, ctime: f.ChangeTime, ino: int64(f.Inode), indexedAt: now}
 		if ok && p.Hash == s.hash {
 			st.Unchanged++
 			st.Rehashed++
 			if _, err := tx.ExecContext(ctx, `UPDATE pages SET size=?, mtime=?, ctime=?, ino=?, indexed_at=? WHERE id=?`, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, s.id); err != nil {
 				return st, nil, err
 			}
+			row.id = s.id
+			have[f.Path] = row
 			continue
 		}
 		if ok {
@@ -732,15 +746,17 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				return st, nil, err
 			}
 		}
-		if err := insertPage(ctx, ins, f, pr, now); err != nil {
+		if row.id, err = insertPage(ctx, ins, f, pr, now); err != nil {
 			return st, nil, err
 		}
+		have[f.Path] = row
 	}
 	for path, s := range have {
 		if !onDisk[path] {
 			if err := deletePage(ctx, tx, s.id); err != nil {
 				return st, nil, err
 			}
+			delete(have, path)
 			st.Deleted++
 		}
 	}
@@ -861,11 +877,12 @@ func prepareRead(root string, f wiki.File, s stored, known bool) *readPage {
 // readAheadWindow bounds how many prepared pages wait to be applied.
 const readAheadWindow = 64
 
-// readAhead prepares the files on GOMAXPROCS goroutines, at most
+// readAhead prepares the files (with their stored rows, nil when new) on
+// GOMAXPROCS goroutines, at most
 // readAheadWindow ahead of the consumer. next returns them in order (call
 // it exactly once per file); stop releases the workers when the consumer
 // quits early.
-func readAhead(root string, files []wiki.File, have map[string]stored) (next func() *readPage, stop func()) {
+func readAhead(root string, files []wiki.File, prior []*stored) (next func() *readPage, stop func()) {
 	slots := make([]*readPage, len(files))
 	ready := make([]chan struct{}, len(files))
 	for i := range ready {
@@ -886,8 +903,11 @@ func readAhead(root string, files []wiki.File, have map[string]stored) (next fun
 				if i >= len(files) {
 					return
 				}
-				s, known := have[files[i].Path]
-				slots[i] = prepareRead(root, files[i], s, known)
+				var s stored
+				if prior[i] != nil {
+					s = *prior[i]
+				}
+				slots[i] = prepareRead(root, files[i], s, prior[i] != nil)
 				close(ready[i])
 			}
 		}()
@@ -905,36 +925,37 @@ func readAhead(root string, files []wiki.File, have map[string]stored) (next fun
 	return next, func() { once.Do(func() { close(quit) }) }
 }
 
-func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now int64) error {
+// insertPage inserts a prepared page and returns its row id.
+func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now int64) (int64, error) {
 	p := r.page
 	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, p.Category, p.Front.Importance, r.meta, r.diagsJSON)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	pid, err := res.LastInsertId()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, t := range p.Front.Supersedes {
 		if _, err := st.supersedes.ExecContext(ctx, pid, t); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	metaTok := MetaTokens(p.Category, p.Front.Importance)
 	for i, s := range p.Sections {
 		res, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		sid, err := res.LastInsertId()
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if _, err := st.fts.ExecContext(ctx, sid, r.terms[i], metaTok); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return pid, nil
 }
 
 func (ix *Index) pageDiags(ctx context.Context) ([]wiki.Diagnostic, error) {

@@ -3,9 +3,11 @@ package fts
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -565,4 +567,64 @@ func TestSectionTermsText(t *testing.T) {
 			}
 		}
 	}
+}
+
+// The manifest written from what apply did is the one the pages table
+// gives, after additions, changes, touches, deletions and a page that
+// became unreadable, and after a rebuild.
+func TestManifestMatchesPagesTable(t *testing.T) {
+	root := project(t)
+	check := func(step string) {
+		t.Helper()
+		db, err := sql.Open("sqlite", dsn(filepath.Join(root, RelPath)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		rows, err := db.Query(`SELECT id, size, mtime, ctime, ino, indexed_at, hash, path FROM pages ORDER BY path`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want strings.Builder
+		for rows.Next() {
+			var id, size, mtime, ctime, ino, at int64
+			var hash, path string
+			if err := rows.Scan(&id, &size, &mtime, &ctime, &ino, &at, &hash, &path); err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&want, "%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", id, size, mtime, ctime, ino, at, hash, strconv.Quote(path))
+		}
+		rows.Close()
+		var got string
+		if err := db.QueryRow(`SELECT value FROM meta WHERE key='manifest'`).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want.String() {
+			t.Fatalf("%s: manifest\n%s\npages table\n%s", step, got, want.String())
+		}
+	}
+	ix, _ := open(t, root)
+	ix.Close()
+	check("build")
+	writeFile(t, root, "wiki/concepts/new.md", "# New\nquokka\n")
+	writeFile(t, root, "wiki/decisions/ledger.md", "# Ledger\nchanged\n")
+	os.Remove(filepath.Join(root, "wiki/concepts/minor.md"))
+	past := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, "wiki/standards/retries.md"), past, past)
+	_, st := open(t, root)
+	if st.Added != 1 || st.Changed != 1 || st.Deleted != 1 || st.Rehashed != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	check("refresh")
+	writeFile(t, root, "wiki/concepts/new.md", "# New\x00binary now\n")
+	_, st = open(t, root)
+	if st.Deleted != 1 || st.Pages != 3 {
+		t.Fatalf("unreadable: %+v", st)
+	}
+	check("unreadable")
+	if err := os.Remove(filepath.Join(root, RelPath)); err != nil {
+		t.Fatal(err)
+	}
+	_, st = open(t, root)
+	check("rebuild")
 }
