@@ -847,7 +847,7 @@ type readPage struct {
 	done            chan struct{}
 }
 
-// prepare reads f and, unless its content is the stored one, prepares its
+// prepareRead reads f and, unless its content is the stored one, prepares its
 // rows.
 func prepareRead(root string, f wiki.File, s stored, known bool) *readPage {
 	r := &readPage{}
