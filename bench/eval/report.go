@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/rtch/rtch/pkg/atomicfile"
 
 	"github.com/rtch/rtch/pkg/evalscore"
 )
@@ -321,5 +321,5 @@ func writeJSON(path string, rep report) error {
 	if err != nil {
 		return err
 	}
-	return renameio.WriteFile(path, append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(path, append(data, '\n'), 0o644)
 }

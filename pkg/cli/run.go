@@ -8,9 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
-	"github.com/google/renameio/v2"
+	"github.com/rtch/rtch/pkg/atomicfile"
 
 	"github.com/rtch/rtch/pkg/record"
 )
@@ -105,12 +104,11 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	// Output goes to a buffered stdout, or to a pending file committed only when
 	// the stream is complete.
 	var (
-		pending *renameio.PendingFile
+		pending *atomicfile.Pending
 		bw      *bufio.Writer
 	)
 	if outPath != "" {
-		dir := filepath.Dir(outPath)
-		p, err := renameio.NewPendingFile(outPath, renameio.WithTempDir(dir), renameio.WithExistingPermissions())
+		p, err := atomicfile.Create(outPath, 0o644)
 		if err != nil {
 			diag("error", "-o %s: %v", outPath, err)
 			return t.usageCode()
@@ -138,7 +136,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	}
 	if pending != nil {
 		if complete && code != ExitInterrupted {
-			if err := pending.CloseAtomicallyReplace(); err != nil {
+			if err := pending.Commit(); err != nil {
 				diag("error", "-o %s: %v", outPath, err)
 				if code == ExitOK {
 					code = ExitFailed

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/google/renameio/v2"
+	"github.com/rtch/rtch/pkg/atomicfile"
 
 	"github.com/rtch/rtch/pkg/schema"
 )
@@ -244,7 +244,7 @@ func Persist(root string, p *schema.Packet) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return "", err
 	}
-	if err := renameio.WriteFile(abs, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
 		return "", err
 	}
 	return rel, nil

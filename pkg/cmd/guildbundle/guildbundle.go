@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/renameio/v2"
+	"github.com/rtch/rtch/pkg/atomicfile"
 
 	"github.com/rtch/rtch/pkg/bundle"
 	"github.com/rtch/rtch/pkg/cli"
@@ -215,7 +215,7 @@ func write(root string, b *bundle.Bundle) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	if err := renameio.WriteFile(p, []byte(b.Text), 0o644); err != nil {
+	if err := atomicfile.WriteFile(p, []byte(b.Text), 0o644); err != nil {
 		return fmt.Errorf("%s: %w", b.Path, err)
 	}
 	return nil
