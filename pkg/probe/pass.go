@@ -23,7 +23,7 @@ const (
 const (
 	keptPositions = 4  // match positions kept per term per file, for hits
 	anchorsKept   = 5  // anchor lines per file
-	anchorSpread  = 12 // anchors closer than this to a better one are dropped
+	anchorSpread  = 25 // anchors closer than this to a better one are dropped
 	anchorWindow  = 8  // lines either side whose terms count toward an anchor
 )
 
