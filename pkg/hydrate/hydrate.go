@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path"
 	"sort"
 	"strconv"
@@ -65,6 +66,9 @@ type Options struct {
 	MaxLineRunes int
 	// Protect checks and redacts chunk text; nil leaves text as read.
 	Protect Protector
+	// Deepen spends the budget the planned windows leave on windows of
+	// context next to the ranges read (see deepen); NewOptions sets it.
+	Deepen bool
 }
 
 // NewOptions fills Options from the configuration and the intake: the budget
@@ -82,6 +86,7 @@ func NewOptions(cfg *config.Config, in *Input, root string) Options {
 		MaxChunksPerProbe: pick(cfg.Hydrate.MaxChunksPerProbe, config.DefaultMaxChunks),
 		MaxFileSize:       cfg.MaxFileSize(),
 		MaxLineRunes:      DefaultMaxLineRunes,
+		Deepen:            true,
 	}
 	if in != nil && in.Intake != nil && in.Intake.FanoutLevel != "" {
 		o.Fanout = in.Intake.FanoutLevel
@@ -134,7 +139,9 @@ type step struct {
 	seg     segment
 	whole   bool
 	replace bool
-	chunks  []schema.Chunk
+	// deepen marks context added next to a read range with budget left over.
+	deepen bool
+	chunks []schema.Chunk
 	// cost is estimated until built, exact after.
 	cost  int
 	built bool
@@ -145,6 +152,9 @@ type segment struct {
 	s, e, target int
 	hit          *schema.Hit
 	anchors      []int
+	// extra marks a window around a hit line the ranking did not pick as an
+	// anchor: it waits until every surface has its first chunk.
+	extra bool
 }
 
 type hydrator struct {
@@ -161,6 +171,8 @@ type hydrator struct {
 	perProbe  map[string]int
 	heldView  map[string]bool
 	spent     int
+	df        map[string]int // files each term hits (idf)
+	nfiles    int            // files with any hit (idf)
 }
 
 // ErrNoRank is returned when the stream has no rtch.rank record.
@@ -416,9 +428,9 @@ func (h *hydrator) segments(sf *surface) []segment {
 	n := sf.file.Lines()
 	w := h.o.Window
 	maxLen := 2 * (2*w + 1)
-	anchors := h.anchors(sf)
+	anchors, ranked := h.anchors(sf)
 	var segs []segment
-	for _, a := range anchors {
+	for i, a := range anchors {
 		var sg segment
 		switch {
 		case a == -1: // the known target's own range
@@ -436,6 +448,7 @@ func (h *hydrator) segments(sf *surface) []segment {
 		}
 		sg.hit = h.hitAt(sf.rs.Path, a)
 		sg.anchors = []int{a}
+		sg.extra = i >= ranked
 		covered := false
 		for i := range segs {
 			if sg.target >= segs[i].s && sg.target <= segs[i].e {
@@ -477,10 +490,11 @@ func (h *hydrator) segments(sf *surface) []segment {
 	return segs
 }
 
-// anchors lists the surface's target lines, best first: the ranking's, else
-// the hit lines by strength, else the file head (0).
-func (h *hydrator) anchors(sf *surface) []int {
-	var out []int
+// anchors lists the surface's target lines, best first: the ranking's, then
+// its other hit lines (hitAnchors); without ranking anchors the hit lines by
+// strength, else the file head (0). ranked is how many of them lead the list
+// as the ranking's choice.
+func (h *hydrator) anchors(sf *surface) (out []int, ranked int) {
 	seen := map[int]bool{}
 	add := func(a int) {
 		if !seen[a] && len(out) < maxAnchors {
@@ -491,7 +505,15 @@ func (h *hydrator) anchors(sf *surface) []int {
 	for _, a := range sf.rs.Anchors {
 		add(a)
 	}
-	if len(out) == 0 || (len(out) == 1 && out[0] == -1) {
+	ranked = len(out)
+	if ranked > 0 && !(ranked == 1 && out[0] == -1) {
+		// The ranking keeps a few anchors per file; the file's other hit lines
+		// follow them, the ones that bring terms no earlier window holds first.
+		for _, a := range h.hitAnchors(sf.rs.Path, out) {
+			add(a)
+		}
+	} else {
+		ranked = maxAnchors
 		hs := append([]schema.Hit(nil), h.hits[sf.rs.Path]...)
 		sort.SliceStable(hs, func(i, j int) bool {
 			if a, b := classStrength(hs[i].ConfidenceClass), classStrength(hs[j].ConfidenceClass); a != b {
@@ -506,7 +528,131 @@ func (h *hydrator) anchors(sf *surface) []int {
 	if len(out) == 0 {
 		add(0)
 	}
+	return out, ranked
+}
+
+// hitAnchors orders the hit lines of p that no window around the given
+// anchors holds, for the windows after the ranking's own. A line's worth is
+// the rarity of the distinct terms hit within a window of it that no chosen
+// window holds yet (so a file's later windows go to other term clusters),
+// plus a bonus for a definition, heading or key hit on the line itself.
+// Caution-only hits (source-of-truth phrasing) choose no window.
+func (h *hydrator) hitAnchors(p string, chosen []int) []int {
+	w := h.o.Window
+	type lineTerms struct {
+		line  int
+		terms map[string]bool
+		bonus float64
+	}
+	var ls []*lineTerms
+	byLine := map[int]*lineTerms{}
+	for _, x := range h.hits[p] {
+		if x.Line < 1 || x.ConfidenceClass == "caution_only" {
+			continue
+		}
+		lt := byLine[x.Line]
+		if lt == nil {
+			lt = &lineTerms{line: x.Line, terms: map[string]bool{}}
+			byLine[x.Line] = lt
+			ls = append(ls, lt)
+		}
+		lt.terms[x.Term] = true
+		idf := h.idf(x.Term)
+		switch x.Field {
+		case "definition":
+			lt.bonus = max(lt.bonus, 3*idf)
+		case "definition_line", "heading", "key":
+			lt.bonus = max(lt.bonus, idf)
+		}
+	}
+	if len(ls) == 0 {
+		return nil
+	}
+	sort.Slice(ls, func(i, j int) bool { return ls[i].line < ls[j].line })
+	covered := map[string]bool{}
+	var anchors []int
+	near := func(n int) bool {
+		for _, a := range anchors {
+			if a >= 1 && n >= a-w && n <= a+w {
+				return true
+			}
+		}
+		return false
+	}
+	cover := func(a int) {
+		anchors = append(anchors, a)
+		for _, lt := range ls {
+			if lt.line >= a-w && lt.line <= a+w {
+				for t := range lt.terms {
+					covered[t] = true
+				}
+			}
+		}
+	}
+	for _, a := range chosen {
+		if a >= 1 {
+			cover(a)
+		}
+	}
+	var out []int
+	for len(chosen)+len(out) < maxAnchors {
+		best, bestScore := -1, 0.0
+		for i, lt := range ls {
+			if near(lt.line) {
+				continue
+			}
+			fresh := map[string]bool{}
+			for _, o := range ls {
+				if o.line >= lt.line-w && o.line <= lt.line+w {
+					for t := range o.terms {
+						if !covered[t] {
+							fresh[t] = true
+						}
+					}
+				}
+			}
+			sc := lt.bonus
+			for t := range fresh {
+				sc += h.idf(t)
+			}
+			// Every term on the line counts a little, so a line of only
+			// already-covered terms still orders by how much it holds.
+			sc += 0.1 * float64(len(lt.terms))
+			if best < 0 || sc > bestScore {
+				best, bestScore = i, sc
+			}
+		}
+		if best < 0 {
+			break
+		}
+		out = append(out, ls[best].line)
+		cover(ls[best].line)
+	}
 	return out
+}
+
+// idf is a term's rarity among the files hit: ln(1 + files hit / files the
+// term hits).
+func (h *hydrator) idf(term string) float64 {
+	if h.df == nil {
+		h.df = map[string]int{}
+		files := map[string]bool{}
+		seen := map[[2]string]bool{}
+		for _, x := range h.in.Hits {
+			files[x.Path] = true
+			k := [2]string{x.Term, x.Path}
+			if !seen[k] {
+				seen[k] = true
+				h.df[x.Term]++
+			}
+		}
+		h.nfiles = len(files)
+	}
+	df := h.df[term]
+	if df == 0 {
+		return 0
+	}
+	return math.Log(1 + float64(h.nfiles)/float64(df))
 }
 
 // hitAt returns the strongest hit on line n of p (line 0: a path match).
@@ -770,6 +916,8 @@ func (h *hydrator) why(sf *surface, st *step, hit *schema.Hit, s, e int) string 
 		}
 	}
 	switch {
+	case st.deepen:
+		fmt.Fprintf(&b, "; context next to a read range, added with budget left after every planned window")
 	case st.whole || (s == 1 && e == sf.file.Lines()):
 		fmt.Fprintf(&b, "; whole file (%d lines)", sf.file.Lines())
 	case s != st.seg.s || e != st.seg.e:
@@ -841,7 +989,7 @@ func (h *hydrator) fill(surfaces []*surface) {
 		if deepened == breadthTop {
 			break
 		}
-		if sf.next == 1 && len(sf.steps) > 1 {
+		if sf.next == 1 && len(sf.steps) > 1 && !sf.steps[1].seg.extra {
 			h.take(sf, h.o.Budget)
 			deepened++
 		}
@@ -863,6 +1011,137 @@ func (h *hydrator) fill(surfaces []*surface) {
 			}
 		}
 	}
+	if h.o.Deepen {
+		h.deepen(surfaces)
+	}
+}
+
+// deepenRounds is how many windows the final pass may add on each side of a
+// read range.
+const deepenRounds = 2
+
+// deepen spends what the planned windows left. Round after round, in rank
+// order, each read range of a surface whose planned steps are all taken gets
+// a window of context below it (where a definition's body goes on), then one
+// above it. An added window is a chunk of its own, at most a window long,
+// never overlapping a held chunk, and charged to a probe whose hit it holds
+// like any further window (it is not read when every such probe is at its
+// cap).
+func (h *hydrator) deepen(surfaces []*surface) {
+	type grow struct {
+		sf   *surface
+		s, e int // the range grown so far
+	}
+	var gs []*grow
+	for _, sf := range surfaces {
+		if sf.skipped || sf.file == nil || len(sf.chunks) == 0 || sf.next < len(sf.steps) {
+			continue
+		}
+		// Held ranges in the order they were read (best anchor first),
+		// adjacent chunks joined.
+		var held []*grow
+		for _, c := range sf.chunks {
+			joined := false
+			for _, g := range held {
+				if c.StartLine <= g.e+1 && c.EndLine >= g.s-1 {
+					g.s, g.e = min(g.s, c.StartLine), max(g.e, c.EndLine)
+					joined = true
+					break
+				}
+			}
+			if !joined {
+				held = append(held, &grow{sf: sf, s: c.StartLine, e: c.EndLine})
+			}
+		}
+		gs = append(gs, held...)
+	}
+	size := 2*h.o.Window + 1
+	for round := 0; round < deepenRounds; round++ {
+		for _, below := range []bool{true, false} {
+			for _, g := range gs {
+				if h.spent >= h.o.Budget {
+					return
+				}
+				n := g.sf.file.Lines()
+				var s, e int
+				if below {
+					s, e = g.e+1, min(n, g.e+size)
+				} else {
+					s, e = max(1, g.s-size), g.s-1
+				}
+				// Clip at the chunks already held on this side.
+				for _, c := range g.sf.chunks {
+					if below && c.StartLine >= s && c.StartLine <= e {
+						e = c.StartLine - 1
+					}
+					if !below && c.EndLine >= s && c.EndLine <= e {
+						s = c.EndLine + 1
+					}
+				}
+				if s > e {
+					continue
+				}
+				// A full window, else a narrow one when that is all that fits.
+				for _, k := range []int{size, 2*NarrowWindow + 1} {
+					ks, ke := s, e
+					if below {
+						ke = min(e, s+k-1)
+					} else {
+						ks = max(s, e-k+1)
+					}
+					if h.extend(g.sf, ks, ke, below) {
+						if below {
+							g.e = ke
+						} else {
+							g.s = ks
+						}
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+// extend reads lines s..e of sf as an added chunk if they fit the budget and
+// the probe cap.
+func (h *hydrator) extend(sf *surface, s, e int, below bool) bool {
+	target := s
+	if !below {
+		target = e
+	}
+	st := &step{seg: segment{s: s, e: e, target: target, anchors: []int{target}}, deepen: true}
+	st.seg.hit = h.bestHitIn(sf.rs.Path, s, e)
+	if st.seg.hit != nil && st.seg.hit.Line == 0 {
+		st.seg.hit = nil
+	}
+	h.estimate(sf, st)
+	if h.spent+st.cost > h.o.Budget {
+		return false
+	}
+	probe, full := h.charge(sf, st)
+	if full {
+		return false
+	}
+	h.build(sf, st)
+	if h.spent+st.cost > h.o.Budget {
+		return false
+	}
+	if probe != "" {
+		h.perProbe[probe]++
+		sf.probes = append(sf.probes, probe)
+	}
+	sf.chunks = append(sf.chunks, st.chunks...)
+	for _, c := range st.chunks {
+		if c.ConfidenceClass == "effective_record_view" && !h.heldView[c.ChunkID] {
+			h.heldView[c.ChunkID] = true
+			h.skip(c.Path, "corrected_record", int64(len(sf.file.Bytes(c.StartLine, c.EndLine))), 1,
+				fmt.Sprintf("L%d: raw row of record %s not hydrated; its effective view is chunk %s", c.StartLine, strings.TrimPrefix(c.TermOrShape, "record:"), c.ChunkID))
+		}
+	}
+	sf.spent += st.cost
+	h.spent += st.cost
+	return true
 }
 
 // take gives sf its next step if it fits under limit and the probe cap; a step

@@ -52,6 +52,8 @@ func input(surfaces ...schema.RankedSurface) *Input {
 func opts(root string, budget int) Options {
 	o := NewOptions(nil, nil, root)
 	o.Budget = budget
+	// The planned windows alone; TestDeepen covers the final pass.
+	o.Deepen = false
 	return o
 }
 

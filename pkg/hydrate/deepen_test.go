@@ -1,0 +1,165 @@
+package hydrate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/schema"
+)
+
+// held returns the line ranges of the chunks on path p, in output order.
+func held(res *Result, p string) [][2]int {
+	var out [][2]int
+	for _, c := range res.Chunks {
+		if c.Path == p {
+			out = append(out, [2]int{c.StartLine, c.EndLine})
+		}
+	}
+	return out
+}
+
+func noOverlap(t *testing.T, res *Result) {
+	t.Helper()
+	lines := map[string]map[int]bool{}
+	for _, c := range res.Chunks {
+		if lines[c.Path] == nil {
+			lines[c.Path] = map[int]bool{}
+		}
+		for n := c.StartLine; n <= c.EndLine; n++ {
+			if lines[c.Path][n] {
+				t.Fatalf("%s L%d read twice: %v", c.Path, n, held(res, c.Path))
+			}
+			lines[c.Path][n] = true
+		}
+	}
+}
+
+func TestDeepenAddsContextWithinBudget(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.go": numbered("a", 1000), "b.go": numbered("b", 1000)})
+	in := input(schema.RankedSurface{Path: "a.go", Anchors: []int{500}}, schema.RankedSurface{Path: "b.go", Anchors: []int{300}})
+	o := opts(root, 100000)
+	o.Deepen = true
+	res, err := Hydrate(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noOverlap(t, res)
+	// The window, then two windows below and two above, each a window long.
+	want := [][2]int{{398, 438}, {439, 479}, {480, 520}, {521, 561}, {562, 602}}
+	if got := held(res, "a.go"); len(got) != len(want) || got[0] != want[0] || got[2] != want[2] || got[4] != want[4] {
+		t.Fatalf("a.go chunks %v, want %v", got, want)
+	}
+	for _, c := range res.Chunks {
+		if c.StartLine != 480 && c.StartLine != 280 && !strings.Contains(c.WhyIncluded, "context next to a read range") {
+			t.Fatalf("%s: why %q", c.LineRange, c.WhyIncluded)
+		}
+	}
+	// Without deepening only the planned windows are read.
+	o.Deepen = false
+	res, _ = Hydrate(in, o)
+	if len(res.Chunks) != 2 {
+		t.Fatalf("%d chunks without deepening", len(res.Chunks))
+	}
+
+	// A budget that holds the two windows and half a window more: deepening
+	// goes to the better surface first and never exceeds the budget.
+	o.Deepen = false
+	plain, _ := Hydrate(in, o)
+	o.Budget = plain.Spent + plain.Chunks[0].EstTokens/2
+	o.Deepen = true
+	res, _ = Hydrate(in, o)
+	if res.Spent > o.Budget {
+		t.Fatalf("spent %d of %d", res.Spent, o.Budget)
+	}
+	total := 0
+	for _, c := range res.Chunks {
+		total += c.EstTokens
+	}
+	if total != res.Spent {
+		t.Fatalf("chunks hold %d tokens, spent %d", total, res.Spent)
+	}
+	// A full window no longer fits; a narrow one (2×5+1 lines) does.
+	if got := held(res, "a.go"); len(got) != 2 || got[1] != [2]int{521, 531} {
+		t.Fatalf("a.go chunks %v, want the window and L521-L531 below it", got)
+	}
+	if got := held(res, "b.go"); len(got) != 1 {
+		t.Fatalf("b.go chunks %v, want its window only", got)
+	}
+}
+
+func TestDeepenRespectsProbeCap(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.go": numbered("a", 400)})
+	in := input(schema.RankedSurface{Path: "a.go", Anchors: []int{100}})
+	// P01's hits below the window (caution phrasing, so they anchor no
+	// planned window); its cap is one further chunk.
+	in.Hits = []schema.Hit{
+		{ProbeID: "P01", Path: "a.go", Line: 125, Term: "x", ConfidenceClass: "caution_only"},
+		{ProbeID: "P01", Path: "a.go", Line: 170, Term: "x", ConfidenceClass: "caution_only"},
+	}
+	o := opts(root, 100000)
+	o.Deepen = true
+	o.MaxChunksPerProbe = 1
+	res, err := Hydrate(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noOverlap(t, res)
+	// L121-L161 holds P01's hit at 125 and takes P01's one chunk; L162-L202
+	// (hit at 170) is refused; above the window nothing is charged.
+	want := [][2]int{{1, 38}, {39, 79}, {80, 120}, {121, 161}}
+	got := held(res, "a.go")
+	if len(got) != len(want) {
+		t.Fatalf("chunks %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("chunks %v, want %v", got, want)
+		}
+	}
+}
+
+func TestHitAnchorsFollowRankingAndSpreadTerms(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.go": numbered("a", 2000)})
+	in := input(schema.RankedSurface{Path: "a.go", Anchors: []int{100}})
+	in.Hits = []schema.Hit{
+		{ProbeID: "P01", Path: "a.go", Line: 100, Term: "alpha", ConfidenceClass: "hit", Field: "body"},
+		// Lines of the already-read term only.
+		{ProbeID: "P01", Path: "a.go", Line: 400, Term: "alpha", ConfidenceClass: "hit", Field: "body"},
+		{ProbeID: "P01", Path: "a.go", Line: 1500, Term: "alpha", ConfidenceClass: "hit", Field: "body"},
+		// A cluster of two new terms.
+		{ProbeID: "P02", Path: "a.go", Line: 800, Term: "beta", ConfidenceClass: "hit", Field: "body"},
+		{ProbeID: "P03", Path: "a.go", Line: 805, Term: "gamma", ConfidenceClass: "hit", Field: "body"},
+		// A definition of one new term.
+		{ProbeID: "P02", Path: "a.go", Line: 1200, Term: "beta", ConfidenceClass: "source_bearing_hit", Field: "definition"},
+		// Caution phrasing chooses no window.
+		{ProbeID: "P04", Path: "a.go", Line: 1800, Term: "deprecated", ConfidenceClass: "caution_only", Field: "body"},
+		// Another file, so the terms have a rarity.
+		{ProbeID: "P01", Path: "b.go", Line: 1, Term: "alpha", ConfidenceClass: "hit", Field: "body"},
+		{ProbeID: "P02", Path: "c.go", Line: 1, Term: "beta", ConfidenceClass: "hit", Field: "body"},
+		{ProbeID: "P03", Path: "d.go", Line: 1, Term: "gamma", ConfidenceClass: "hit", Field: "body"},
+	}
+	h := &hydrator{in: in, o: opts(root, 8000)}
+	h.index()
+	sf := &surface{rs: in.Rank.Surfaces[0]}
+	got, ranked := h.anchors(sf)
+	if ranked != 1 {
+		t.Fatalf("%d ranked anchors, want the ranking's one", ranked)
+	}
+	// The ranking's anchor first; then the definition of beta (its bonus
+	// outweighs a cluster of two body terms), then the cluster, which still
+	// brings gamma, then the lines of the already-read alpha by position.
+	want := []int{100, 1200, 800, 400, 1500}
+	if len(got) != len(want) {
+		t.Fatalf("anchors %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("anchors %v, want %v", got, want)
+		}
+	}
+	// Without the ranking's anchors the hit lines by strength serve, as before.
+	sf = &surface{rs: schema.RankedSurface{Path: "a.go"}}
+	if got, _ := h.anchors(sf); got[0] != 1200 {
+		t.Fatalf("anchors without ranking %v", got)
+	}
+}
