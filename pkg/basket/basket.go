@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/rtch/rtch/pkg/probe/match"
 	"github.com/rtch/rtch/pkg/record"
@@ -345,6 +346,14 @@ func Build(in Input) Output {
 			}
 		}
 		c := schema.Candidate{Term: t, GoalKind: g.Kind, GoalCount: g.Count, InTitle: inTitle(in.Intake.Goal, g)}
+		if !hasAlnum(t) {
+			c.Origin, c.Use = "noise", UseExploratory
+			c.Notes = fmt.Sprintf("goal term (%s) without a letter or digit: punctuation, not a name", g.Kind)
+			c.ExpectedSignal = "none expected: no letter or digit"
+			fill(&c)
+			put(c)
+			continue
+		}
 		origin, paired, why := promote(st)
 		generic := isGeneric[k]
 		if generic {
@@ -465,6 +474,11 @@ func inTitle(goal string, g schema.GoalTerm) bool {
 		return true
 	}
 	return strings.Contains(strings.ToLower(first), strings.ToLower(g.Term))
+}
+
+// hasAlnum tells whether s holds a letter or a digit.
+func hasAlnum(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
 // promote picks the most trusted origin the shape confirms for a goal term.

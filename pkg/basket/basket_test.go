@@ -26,6 +26,7 @@ func TestBuild(t *testing.T) {
 	}, GoalTerms: []schema.GoalTerm{
 		{Term: "ComputeBackoff", Kind: "identifier"}, {Term: "retry", Kind: "word"}, {Term: "handler", Kind: "word"},
 		{Term: "state", Kind: "word"}, {Term: "stale", Kind: "word"}, {Term: "fix", Kind: "word"}, {Term: "cache", Kind: "word"},
+		{Term: "____", Kind: "identifier"},
 	}}
 	res := &scout.Result{Terms: map[string]*scout.TermStats{
 		"computebackoff": stats(2, scout.Confirmation{Kind: "code_symbol", Path: "retry/backoff.go", Line: 12}),
@@ -36,6 +37,7 @@ func TestBuild(t *testing.T) {
 		"fix":            stats(9),
 		"retry_limit":    stats(1),
 		"adr-12":         stats(1),
+		"____":           stats(3),
 	}}
 	res.Shape.Corpus.Docs = 10
 	out := Build(Input{Intake: in, Scout: res})
@@ -49,6 +51,7 @@ func TestBuild(t *testing.T) {
 		"ComputeBackoff":  "code_symbol/locate",
 		"retry":           "file_path/locate",   // a directory outranks a heading
 		"handler":         "code_symbol/locate", // paired by the durable handle in the goal
+		"____":            "noise/exploratory",
 		"state":           "exploratory/exploratory",
 		"stale":           "noise/exploratory",
 		"fix":             "noise/exploratory",
