@@ -163,3 +163,29 @@ func TestHitAnchorsFollowRankingAndSpreadTerms(t *testing.T) {
 		t.Fatalf("anchors without ranking %v", got)
 	}
 }
+
+func TestHalfFirstWindowBelowTheTop(t *testing.T) {
+	files := map[string]string{}
+	var ss []schema.RankedSurface
+	for i := 0; i < fullFirstTop+2; i++ {
+		p := string(rune('a'+i)) + ".go"
+		files[p] = numbered(p, 1000)
+		ss = append(ss, schema.RankedSurface{Path: p, Anchors: []int{500, 800}})
+	}
+	root := writeTree(t, files)
+	res, err := Hydrate(input(ss...), opts(root, 100000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noOverlap(t, res)
+	for i, sf := range ss {
+		got := held(res, sf.Path)
+		first := [2]int{480, 520}
+		if i >= fullFirstTop {
+			first = [2]int{490, 510}
+		}
+		if len(got) != 2 || got[0] != first || got[1] != [2]int{780, 820} {
+			t.Fatalf("rank %d: chunks %v, want %v and L780-L820", i+1, got, first)
+		}
+	}
+}

@@ -34,6 +34,14 @@ const breadthShare = 0.6
 // from the whole budget, whatever the breadth share.
 const breadthTop = 3
 
+// fullFirstTop is how many surfaces, in fill order, get a full window as
+// their first chunk; the others get half a window first.
+const fullFirstTop = 5
+
+// secondTop is how many further steps each of the breadthTop best surfaces
+// takes before the surfaces below the breadth share get their first chunk.
+const secondTop = 2
+
 // maxAnchors caps the target lines considered on one surface.
 const maxAnchors = 32
 
@@ -403,6 +411,14 @@ func (h *hydrator) plan(sf *surface) {
 	}
 	if segs[0].s == 1 && segs[0].e == n {
 		first.whole = true
+	} else if sf.order >= fullFirstTop && !sf.known && segs[0].anchors[0] >= 1 {
+		// Below the top surfaces a first look is half a window: it shows
+		// the file is relevant at a fraction of the cost, and the budget it
+		// saves reads more of the top surfaces (deepen widens it later when
+		// budget is left).
+		t := segs[0].target
+		first.seg.s, first.seg.e = max(first.seg.s, t-h.o.Window/2), min(first.seg.e, t+h.o.Window/2)
+		h.estimate(sf, first)
 	}
 	sf.steps = []*step{first}
 	for _, sg := range segs[1:] {
@@ -967,10 +983,13 @@ func (h *hydrator) limitation(sf *surface, st *step, c schema.Chunk, s, e int) s
 
 // fill spends the budget in rank order, breadth first: every surface's first
 // chunk (the top breadthTop from the whole budget, the others up to
-// breadthShare of it), then the second chunk (or whole-file upgrade) of the
-// breadthTop best surfaces that have one, then first chunks for the surfaces
-// still without one (narrowed to ±NarrowWindow lines when a full window no
-// longer fits), then everything else round-robin in rank order.
+// breadthShare of it; below the top fullFirstTop a first chunk is half a
+// window), then up to secondTop further windows on the ranking's anchors of
+// the breadthTop best surfaces (or their whole-file upgrade), then first
+// chunks for the surfaces still without one (narrowed to ±NarrowWindow lines
+// when a window no longer fits), then everything else round-robin in rank
+// order, and last, with budget left, context next to the ranges read
+// (deepen).
 func (h *hydrator) fill(surfaces []*surface) {
 	breadth := int(float64(h.o.Budget) * breadthShare)
 	firsts := 0
@@ -984,14 +1003,16 @@ func (h *hydrator) fill(surfaces []*surface) {
 			h.take(sf, limit)
 		}
 	}
-	deepened := 0
-	for _, sf := range surfaces {
-		if deepened == breadthTop {
-			break
-		}
-		if sf.next == 1 && len(sf.steps) > 1 && !sf.steps[1].seg.extra {
-			h.take(sf, h.o.Budget)
-			deepened++
+	for round := 0; round < secondTop; round++ {
+		deepened := 0
+		for _, sf := range surfaces {
+			if deepened == breadthTop {
+				break
+			}
+			if sf.next == round+1 && len(sf.steps) > round+1 && !sf.steps[round+1].seg.extra {
+				h.take(sf, h.o.Budget)
+				deepened++
+			}
 		}
 	}
 	for _, sf := range surfaces {
