@@ -585,6 +585,30 @@ func (h *hydrator) hitAnchors(p string, chosen []int) []int {
 		return nil
 	}
 	sort.Slice(ls, func(i, j int) bool { return ls[i].line < ls[j].line })
+	// The distinct terms within a window of each hit line, and their rarity.
+	around := make([][]string, len(ls))
+	rarity := map[string]float64{}
+	lo := 0
+	for i, lt := range ls {
+		for ls[lo].line < lt.line-w {
+			lo++
+		}
+		seen := map[string]bool{}
+		for j := lo; j < len(ls) && ls[j].line <= lt.line+w; j++ {
+			for t := range ls[j].terms {
+				if !seen[t] {
+					seen[t] = true
+					around[i] = append(around[i], t)
+				}
+			}
+		}
+		sort.Strings(around[i])
+		for _, t := range around[i] {
+			if _, ok := rarity[t]; !ok {
+				rarity[t] = h.idf(t)
+			}
+		}
+	}
 	covered := map[string]bool{}
 	var anchors []int
 	near := func(n int) bool {
@@ -617,19 +641,11 @@ func (h *hydrator) hitAnchors(p string, chosen []int) []int {
 			if near(lt.line) {
 				continue
 			}
-			fresh := map[string]bool{}
-			for _, o := range ls {
-				if o.line >= lt.line-w && o.line <= lt.line+w {
-					for t := range o.terms {
-						if !covered[t] {
-							fresh[t] = true
-						}
-					}
-				}
-			}
 			sc := lt.bonus
-			for t := range fresh {
-				sc += h.idf(t)
+			for _, t := range around[i] {
+				if !covered[t] {
+					sc += rarity[t]
+				}
 			}
 			// Every term on the line counts a little, so a line of only
 			// already-covered terms still orders by how much it holds.
