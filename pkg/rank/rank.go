@@ -122,8 +122,8 @@ var Default = Weights{
 	TestPenalty:      0.35,
 	TestdataPenalty:  0.4,
 	VendorPenalty:    0.4,
-	DocPenalty:       0.6,
-	NonCodePenalty:   0.5,
+	DocPenalty:       0.2,
+	NonCodePenalty:   0.2,
 	ChangelogPenalty: 0.25,
 	NeighborFactor:   0.3,
 }
@@ -358,13 +358,20 @@ func codePathFactor(w Weights, p string) (float64, string) {
 	case ".md", ".rst", ".txt", ".adoc", ".markdown":
 		return w.DocPenalty, "documentation (code_path)"
 	}
+	code := symbols.Lang(p) != ""
 	for _, d := range dirs {
 		switch d {
-		case "docs", "doc", "examples", "example":
+		case "docs", "doc":
+			// A source file under doc/ is code (cobra's doc generators);
+			// the directory only marks its other files as documentation.
+			if !code {
+				return w.DocPenalty, "docs (code_path)"
+			}
+		case "examples", "example":
 			return w.DocPenalty, "docs or examples (code_path)"
 		}
 	}
-	if symbols.Lang(p) == "" {
+	if !code {
 		return w.NonCodePenalty, "not source code (code_path)"
 	}
 	return 1, ""
