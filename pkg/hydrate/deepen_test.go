@@ -187,5 +187,10 @@ func TestHalfFirstWindowBelowTheTop(t *testing.T) {
 		if len(got) != 2 || got[0] != first || got[1] != [2]int{780, 820} {
 			t.Fatalf("rank %d: chunks %v, want %v and L780-L820", i+1, got, first)
 		}
+		for _, c := range res.Chunks {
+			if c.Path == sf.Path && c.StartLine == first[0] && i >= fullFirstTop && !strings.Contains(c.WhyIncluded, "±10 lines around L500 (half a window") {
+				t.Fatalf("rank %d: why %q", i+1, c.WhyIncluded)
+			}
+		}
 	}
 }

@@ -147,9 +147,10 @@ type step struct {
 	seg     segment
 	whole   bool
 	replace bool
-	// deepen marks context added next to a read range with budget left over.
-	deepen bool
-	chunks []schema.Chunk
+	// deepen marks context added next to a read range with budget left over;
+	// half a first window of half the width (below the top surfaces).
+	deepen, half bool
+	chunks       []schema.Chunk
 	// cost is estimated until built, exact after.
 	cost  int
 	built bool
@@ -418,6 +419,7 @@ func (h *hydrator) plan(sf *surface) {
 		// budget is left).
 		t := segs[0].target
 		first.seg.s, first.seg.e = max(first.seg.s, t-h.o.Window/2), min(first.seg.e, t+h.o.Window/2)
+		first.half = true
 		h.estimate(sf, first)
 	}
 	sf.steps = []*step{first}
@@ -950,6 +952,8 @@ func (h *hydrator) why(sf *surface, st *step, hit *schema.Hit, s, e int) string 
 	switch {
 	case st.deepen:
 		fmt.Fprintf(&b, "; context next to a read range, added with budget left after every planned window")
+	case st.half && s == st.seg.s && e == st.seg.e:
+		fmt.Fprintf(&b, "; ±%d lines around L%d (half a window: a first look below the top %d surfaces)", h.o.Window/2, st.seg.target, fullFirstTop)
 	case st.whole || (s == 1 && e == sf.file.Lines()):
 		fmt.Fprintf(&b, "; whole file (%d lines)", sf.file.Lines())
 	case s != st.seg.s || e != st.seg.e:
