@@ -79,7 +79,8 @@ type Weights struct {
 	Coverage float64
 	// Code-path penalties multiply files that are rarely where a code fix
 	// lands (tests, testdata, vendored code, docs, examples, non-code files)
-	// under the code_path profile. Mild: sometimes they are the answer.
+	// under the code_path profile. Measured on the evaluation tasks, strong
+	// penalties win: a fix that lands only in a test or a doc is rare.
 	TestPenalty, TestdataPenalty, VendorPenalty, DocPenalty float64
 	// NonCodePenalty multiplies files in no language the scout reads
 	// (YAML, JSON, build files) under code_path.
@@ -119,12 +120,12 @@ var Default = Weights{
 	Repeat:           0.5,
 	GenericAlone:     0.4,
 	Coverage:         0,
-	TestPenalty:      0.35,
-	TestdataPenalty:  0.4,
+	TestPenalty:      0.1,
+	TestdataPenalty:  0.2,
 	VendorPenalty:    0.4,
 	DocPenalty:       0.2,
 	NonCodePenalty:   0.2,
-	ChangelogPenalty: 0.25,
+	ChangelogPenalty: 0.05,
 	NeighborFactor:   0.3,
 }
 
