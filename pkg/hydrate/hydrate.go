@@ -36,11 +36,11 @@ const breadthTop = 3
 
 // fullFirstTop is how many surfaces, in fill order, get a full window as
 // their first chunk; the others get half a window first.
-const fullFirstTop = 5
+const fullFirstTop = 3
 
 // secondTop is how many further steps each of the breadthTop best surfaces
 // takes before the surfaces below the breadth share get their first chunk.
-const secondTop = 2
+const secondTop = 3
 
 // maxAnchors caps the target lines considered on one surface.
 const maxAnchors = 32
