@@ -128,20 +128,8 @@ var jsKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch
 
 func jsSymbols(src []byte) []Symbol {
 	var out []Symbol
-	inComment := false
-	forLines(src, func(no int, line []byte) {
-		t := skipSpace(line)
-		if inComment {
-			if bytes.Contains(line, []byte("*/")) {
-				inComment = false
-			}
-			return
-		}
-		if bytes.HasPrefix(t, []byte("/*")) && !bytes.Contains(t, []byte("*/")) {
-			inComment = true
-			return
-		}
-		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) || t[0] == '*' || t[0] == '}' || t[0] == '.' {
+	forCodeLines(src, func(no int, line, t []byte) {
+		if t[0] == '*' || t[0] == '}' || t[0] == '.' {
 			return
 		}
 		if !hasAny(line, "function", "class", "interface", "type", "enum", "const", "let", "var", "(") {
@@ -202,20 +190,8 @@ var javaKeywords = map[string]bool{"if": true, "for": true, "while": true, "swit
 
 func javaSymbols(src []byte) []Symbol {
 	var out []Symbol
-	inComment := false
-	forLines(src, func(no int, line []byte) {
-		t := skipSpace(line)
-		if inComment {
-			if bytes.Contains(line, []byte("*/")) {
-				inComment = false
-			}
-			return
-		}
-		if bytes.HasPrefix(t, []byte("/*")) && !bytes.Contains(t, []byte("*/")) {
-			inComment = true
-			return
-		}
-		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) || t[0] == '*' || t[0] == '}' || t[0] == '@' && !bytes.Contains(t, []byte("interface")) {
+	forCodeLines(src, func(no int, line, t []byte) {
+		if t[0] == '*' || t[0] == '}' || t[0] == '@' && !bytes.Contains(t, []byte("interface")) {
 			return
 		}
 		first := ident(t)
@@ -244,7 +220,6 @@ var cKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch"
 
 func cSymbols(src []byte) []Symbol {
 	var out []Symbol
-	inComment := false
 	typedefBlock := false
 	// Function definitions need to look ahead for "{" before ";", so keep
 	// the offsets of each line.
@@ -258,21 +233,7 @@ func cSymbols(src []byte) []Symbol {
 		}
 		off += i + 1
 	}
-	forLines(src, func(no int, line []byte) {
-		t := skipSpace(line)
-		if inComment {
-			if bytes.Contains(line, []byte("*/")) {
-				inComment = false
-			}
-			return
-		}
-		if bytes.HasPrefix(t, []byte("/*")) && !bytes.Contains(t, []byte("*/")) {
-			inComment = true
-			return
-		}
-		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) {
-			return
-		}
+	forCodeLines(src, func(no int, line, t []byte) {
 		if bytes.HasPrefix(t, []byte("typedef")) && bytes.HasSuffix(bytes.TrimSpace(t), []byte("{")) {
 			typedefBlock = true
 		}
@@ -408,4 +369,28 @@ func appendAttrs(out []Symbol, rest []byte, no int) []Symbol {
 		out = append(out, Symbol{Name: string(m[1]), Kind: "attr", Line: no})
 	}
 	return out
+}
+
+// forCodeLines calls fn for each line of C-family source (C, C++, Java,
+// JavaScript/TypeScript) that is not blank, not a // comment and not inside a
+// /* … */ block comment; t is the line without its leading space.
+func forCodeLines(src []byte, fn func(no int, line, t []byte)) {
+	inComment := false
+	forLines(src, func(no int, line []byte) {
+		t := skipSpace(line)
+		if inComment {
+			if bytes.Contains(line, []byte("*/")) {
+				inComment = false
+			}
+			return
+		}
+		if bytes.HasPrefix(t, []byte("/*")) && !bytes.Contains(t, []byte("*/")) {
+			inComment = true
+			return
+		}
+		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) {
+			return
+		}
+		fn(no, line, t)
+	})
 }
