@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rtch/rtch/pkg/internal/statmode"
 )
 
 // rhandle is a file open for reading: a bare descriptor, which spares the
@@ -34,7 +36,7 @@ func openRead(path string) (rhandle, int64, fs.FileMode, error) {
 		unix.Close(fd)
 		return rhandle{-1}, 0, 0, &fs.PathError{Op: "fstat", Path: path, Err: err}
 	}
-	return rhandle{fd}, st.Size, modeType(st.Mode), nil
+	return rhandle{fd}, st.Size, statmode.Type(st.Mode), nil
 }
 
 func (h rhandle) read(p []byte) (int, error) {
@@ -114,5 +116,5 @@ func (b beneath) open(abs, rel string) (rhandle, int64, fs.FileMode, error) {
 		unix.Close(fd)
 		return rhandle{-1}, 0, 0, &fs.PathError{Op: "fstat", Path: abs, Err: err}
 	}
-	return rhandle{fd}, st.Size, modeType(st.Mode), nil
+	return rhandle{fd}, st.Size, statmode.Type(st.Mode), nil
 }

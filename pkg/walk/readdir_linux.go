@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rtch/rtch/pkg/internal/statmode"
 )
 
 // dirent is one directory entry as listed: its absolute path (directory
@@ -118,32 +120,11 @@ func (h dirHandle) lstat(abs, name string) (int64, fs.FileMode, error) {
 		}
 		break
 	}
-	return st.Size, modeType(st.Mode), nil
+	return st.Size, statmode.Type(st.Mode), nil
 }
 
 func (h dirHandle) close() {
 	if h.fd >= 0 {
 		unix.Close(h.fd)
 	}
-}
-
-// modeType converts the file type bits of a stat mode.
-func modeType(m uint32) fs.FileMode {
-	switch m & unix.S_IFMT {
-	case unix.S_IFREG:
-		return 0
-	case unix.S_IFDIR:
-		return fs.ModeDir
-	case unix.S_IFLNK:
-		return fs.ModeSymlink
-	case unix.S_IFIFO:
-		return fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		return fs.ModeSocket
-	case unix.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		return fs.ModeDevice
-	}
-	return fs.ModeIrregular
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/rtch/rtch/pkg/internal/statmode"
 )
 
 // dirFD returns the descriptor statAt uses for the open directory d.
@@ -34,23 +36,6 @@ func fstatat(dirfd int, name, errPath string) (fileInfo, error) {
 		}
 		break
 	}
-	var mode fs.FileMode
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-	case unix.S_IFDIR:
-		mode = fs.ModeDir
-	case unix.S_IFLNK:
-		mode = fs.ModeSymlink
-	case unix.S_IFIFO:
-		mode = fs.ModeNamedPipe
-	case unix.S_IFSOCK:
-		mode = fs.ModeSocket
-	case unix.S_IFCHR:
-		mode = fs.ModeDevice | fs.ModeCharDevice
-	case unix.S_IFBLK:
-		mode = fs.ModeDevice
-	default:
-		mode = fs.ModeIrregular
-	}
+	mode := statmode.Type(uint32(st.Mode))
 	return fileInfo{mode: mode, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: uint64(st.Ino)}, nil
 }
