@@ -218,6 +218,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		w = rank.Default
 	}
 	scored := rank.Rank(rterms, rfiles, rank.Params{Profile: profile, AvgBytes: avg, Weights: w})
+	if w.SpreadSources > 0 && len(scored) > 1 {
+		links, err := useLinks(ctx, o.Walk, files, index, scored, w)
+		if err != nil {
+			return nil, err
+		}
+		scored = rank.Spread(scored, links, w)
+	}
 	position := map[string]int{}
 	for i, s := range scored {
 		position[s.Path] = i

@@ -72,3 +72,60 @@ func TestSaturation(t *testing.T) {
 		t.Fatalf("a hundred mentions of one term beat two terms: %v", got)
 	}
 }
+
+func TestSpreadLiftsHelperOfTopFile(t *testing.T) {
+	scored := []Scored{
+		{File: File{Path: "release/create/create.go"}, Score: 40},
+		{File: File{Path: "release/shared/fetch.go"}, Score: 23},
+		{File: File{Path: "extension/http.go"}, Score: 21},
+		{File: File{Path: "release/view/view.go"}, Score: 19},
+		{File: File{Path: "release/upload/upload.go"}, Score: 18.5},
+		{File: File{Path: "release/create/http.go"}, Score: 13},
+		{File: File{Path: "release/create/create_test.go"}, Score: 12},
+	}
+	links := []Link{
+		{From: "release/create/create.go", To: "release/create/http.go", Uses: 7},
+		{From: "release/create/create.go", To: "release/create/create_test.go", Uses: 7},
+	}
+	got := Spread(scored, links, Default)
+	if p := paths(got); p[4] != "release/create/http.go" && p[3] != "release/create/http.go" {
+		t.Fatalf("helper not lifted into the top five: %v", p)
+	}
+	for i, s := range got {
+		if s.Path == "release/create/http.go" {
+			if want := 13 + Default.SpreadShare*40; s.Score != want {
+				t.Errorf("lifted score %v, want %v", s.Score, want)
+			}
+			if len(s.Why) == 0 {
+				t.Error("a lifted file says why")
+			}
+		}
+		if s.Path == "release/create/create_test.go" && s.Score != 12 {
+			t.Errorf("a test file was lifted to %v (rank %d)", s.Score, i+1)
+		}
+	}
+}
+
+func TestSpreadNeverPassesItsSource(t *testing.T) {
+	scored := []Scored{
+		{File: File{Path: "a.go"}, Score: 10},
+		{File: File{Path: "b.go"}, Score: 9.8},
+		{File: File{Path: "c.go"}, Score: 1},
+	}
+	got := Spread(scored, []Link{{From: "a.go", To: "b.go", Uses: 5}, {From: "c.go", To: "b.go", Uses: 5}}, Default)
+	if p := paths(got); !reflect.DeepEqual(p, []string{"a.go", "b.go", "c.go"}) {
+		t.Fatalf("order %v", p)
+	}
+	if got[1].Score != 9.8 {
+		t.Fatalf("b.go is already within the cap of its source: score %v, want 9.8", got[1].Score)
+	}
+	// A source outside the strongest few lifts nothing.
+	scored = []Scored{
+		{File: File{Path: "a.go"}, Score: 10}, {File: File{Path: "b.go"}, Score: 9},
+		{File: File{Path: "c.go"}, Score: 8}, {File: File{Path: "d.go"}, Score: 7}, {File: File{Path: "e.go"}, Score: 1},
+	}
+	got = Spread(scored, []Link{{From: "d.go", To: "e.go", Uses: 9}}, Default)
+	if got[4].Path != "e.go" || got[4].Score != 1 {
+		t.Fatalf("lifted from rank 4: %v", got[4])
+	}
+}
