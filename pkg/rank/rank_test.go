@@ -2,6 +2,7 @@ package rank
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -127,5 +128,74 @@ func TestSpreadNeverPassesItsSource(t *testing.T) {
 	got = Spread(scored, []Link{{From: "d.go", To: "e.go", Uses: 9}}, Default)
 	if got[4].Path != "e.go" || got[4].Score != 1 {
 		t.Fatalf("lifted from rank 4: %v", got[4])
+	}
+}
+
+func TestVerbatimPhrase(t *testing.T) {
+	terms := []Term{
+		{Term: "completion", Origin: "exploratory", Use: "exploratory", IDF: 1.5, InTitle: true},
+		{Term: "using config file:", Origin: "exploratory", Use: "exploratory", IDF: 2.9, GoalKind: "quoted"},
+	}
+	files := []File{
+		{Path: "completions.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Body: 200, FileNamePart: true}}},
+		{Path: "cmd/root.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Body: 2}, {Term: 1, Body: 1}}},
+	}
+	got := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 400})
+	if got[0].Path != "cmd/root.go" {
+		t.Fatalf("the file holding the quoted message verbatim should lead: %v", paths(got))
+	}
+	// Without the phrase field the title word wins: the field is what moves it.
+	w := Default
+	w.Phrase = 0
+	if got := paths(Rank(terms, files, Params{Profile: "code_path", AvgBytes: 400, Weights: w})); got[0] != "completions.go" {
+		t.Fatalf("test setup: without the phrase field completions.go should lead, got %v", got)
+	}
+}
+
+func TestLiteralKind(t *testing.T) {
+	for term, want := range map[Term]string{
+		{Term: "using config file:", GoalKind: "quoted"}:               "phrase",
+		{Term: "none is not a valid unit", GoalKind: "error_fragment"}: "phrase",
+		{Term: "p.new in sentinels", GoalKind: "quoted"}:               "phrase",
+		{Term: "use", GoalKind: "quoted"}:                              "", // one quoted word is a word
+		{Term: "template", GoalKind: "quoted"}:                         "",
+		{Term: "<nil>", GoalKind: "quoted"}:                            "",
+		{Term: "0.5", GoalKind: "quoted"}:                              "", // no two words with letters
+		{Term: "cfg.hosts", GoalKind: "qualified"}:                     "code name",
+		{Term: "invalid memory address", GoalKind: "word"}:             "",
+		{Term: "using config file:", GoalKind: ""}:                     "",
+	} {
+		if got := literalKind(term); got != want {
+			t.Errorf("literalKind(%q, %s) = %q, want %q", term.Term, term.GoalKind, got, want)
+		}
+	}
+}
+
+func TestSingleQuotedWordNotTrusted(t *testing.T) {
+	// A quoted single word scores exactly as the same word unquoted.
+	quoted := []Term{{Term: "template", Origin: "exploratory", Use: "exploratory", IDF: 2, GoalKind: "quoted"}}
+	plain := []Term{{Term: "template", Origin: "exploratory", Use: "exploratory", IDF: 2, GoalKind: "word"}}
+	files := []File{{Path: "a.go", Bytes: 100, Evidence: []TermEvidence{{Term: 0, Body: 1}}}}
+	a := Rank(quoted, files, Params{Profile: "code_path", AvgBytes: 100})
+	b := Rank(plain, files, Params{Profile: "code_path", AvgBytes: 100})
+	if a[0].Score != b[0].Score {
+		t.Fatalf("quoted single word %v, plain %v: a quoted word must not be over-trusted", a[0].Score, b[0].Score)
+	}
+}
+
+func TestPathPhraseGetsNoVerbatimBonus(t *testing.T) {
+	// "gh pr view" names pkg/cmd/pr/view/: its mention in help text is usage, not evidence.
+	terms := []Term{{Term: "gh pr view", Origin: "exploratory", Use: "exploratory", IDF: 3, GoalKind: "quoted"}}
+	files := []File{
+		{Path: "pkg/cmd/pr/view/view.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, FileNameExact: true}}},
+		{Path: "pkg/cmd/root/help_topic.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Body: 1}}},
+	}
+	got := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 400})
+	for _, s := range got {
+		for _, why := range s.Why {
+			if strings.Contains(why, "verbatim phrase") {
+				t.Fatalf("%s: a phrase that names a path got the verbatim bonus: %v", s.Path, s.Why)
+			}
+		}
 	}
 }
