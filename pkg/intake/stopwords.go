@@ -35,7 +35,7 @@ z
 // boilerplateStop are words that appear in bug reports and commit messages
 // whatever the bug is about: greetings, template headings and report verbs.
 var boilerplateStop = setOf(`
-actual actually add added adding adds appreciate appreciated
+actual actually appreciate appreciated
 behavior behaviour bug bugs
 cheers correct correctly currently
 describe described description details
@@ -51,7 +51,6 @@ question
 regards related reproduce reproduced reproducing reproduction reproducible
 solution steps suggest
 thank thanks think thought tried try trying
-update updated use used uses using
 version versions
 want wanted wonder wondering work worked working works would
 `)
