@@ -292,6 +292,15 @@ func TestExtractTermsEmptyAndNoise(t *testing.T) {
 	if got := ExtractTerms("Hi, thanks! Please see the issue; the expected and actual version. 1.2.3 #45"); len(got) != 0 {
 		t.Fatalf("boilerplate gave %s", dump(got))
 	}
+	// Verbs that are also what code is about stay terms: "screen update"
+	// names UpdateList and UpdateCount (fzf); the basket, not the stopword
+	// list, decides when such a verb only describes the change.
+	m := termMap(ExtractTerms("Remove race conditions from screen update"))
+	for _, w := range []string{"remove", "update", "screen"} {
+		if _, ok := m[w]; !ok {
+			t.Errorf("%q dropped from %s", w, dump(ExtractTerms("Remove race conditions from screen update")))
+		}
+	}
 }
 
 func TestSplitCamel(t *testing.T) {
