@@ -54,7 +54,7 @@ var DefaultGeneric = []string{"domain", "estate", "site", "runtime", "state", "h
 // commit messages and issue titles are, goals are full of them.
 var ProcessWords = []string{"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "ensure", "ensures",
 	"properly", "correctly", "correct", "incorrect", "incorrectly", "wrong", "instead", "please", "thanks",
-	"closes", "resolves", "resolve", "issue", "patch", "tyop", "typo", "work", "works", "working", "broken"}
+	"closes", "resolves", "resolve", "issue", "issues", "patch", "tyop", "typo", "work", "works", "working", "broken"}
 
 // ChangeVerbs open a commit message or an issue title in the imperative
 // ("Remove race conditions from screen update", "api: return structured

@@ -42,7 +42,7 @@ describe described description details
 example examples expect expected expecting
 fix fixed fixes fixing following
 happen happened happens hello hey hi
-idea instead issue issues
+idea instead
 like likely
 minimal
 note noticed
@@ -58,11 +58,12 @@ want wanted wonder wondering work worked working works would
 
 // titleWords are verbs that are boilerplate in the body of a report ("I
 // added", "we use") but may name the topic in its first line: "Remove race
-// conditions from screen update" is about UpdateList and UpdateCount. They
+// conditions from screen update" is about UpdateList and UpdateCount, "fix
+// broken issue list test" about pkg/cmd/issue/list. They
 // are stopwords outside the first line of a multi-line goal; whether a
 // leading one only says what the change does is the basket's decision
 // (basket.ChangeVerbs).
-var titleWords = setOf(`add update use`)
+var titleWords = setOf(`add issue issues update use`)
 
 // codeStop are keywords and ubiquitous names of common languages: inside code
 // they are grammar, not topic.
