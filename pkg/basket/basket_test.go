@@ -161,3 +161,17 @@ func TestLeadChangeVerbIsProcess(t *testing.T) {
 		t.Errorf("leading verb that names a directory: origin %q, want noise", c.Origin)
 	}
 }
+
+func TestIssueIsProcessUnlessShaped(t *testing.T) {
+	in := schema.Intake{IntakeFields: schema.IntakeFields{Goal: "added fix for empty body in issue preview"},
+		GoalTerms: []schema.GoalTerm{{Term: "issue", Kind: "word", Offset: 29, Length: 5, Count: 1},
+			{Term: "issues", Kind: "word", Offset: 40, Length: 6, Count: 1}}}
+	res := &scout.Result{Terms: map[string]*scout.TermStats{"issue": stats(4, scout.Confirmation{Kind: "dir_name", Path: "pkg/cmd/issue"}), "issues": stats(3)}}
+	out := Build(Input{Intake: in, Scout: res})
+	if c := find(out.Candidates, "issue"); c.Origin != "file_path" {
+		t.Errorf("issue naming a directory: origin %q, want file_path", c.Origin)
+	}
+	if c := find(out.Candidates, "issues"); c.Origin != "noise" {
+		t.Errorf("issues without shape: origin %q, want noise", c.Origin)
+	}
+}
