@@ -54,7 +54,39 @@ var DefaultGeneric = []string{"domain", "estate", "site", "runtime", "state", "h
 // commit messages and issue titles are, goals are full of them.
 var ProcessWords = []string{"fix", "fixes", "fixed", "fixing", "bug", "bugs", "bugfix", "ensure", "ensures",
 	"properly", "correctly", "correct", "incorrect", "incorrectly", "wrong", "instead", "please", "thanks",
-	"closes", "resolves", "resolve", "issue", "patch", "tyop", "typo", "work", "works", "working", "broken"}
+	"closes", "resolves", "resolve", "issue", "issues", "patch", "tyop", "typo", "work", "works", "working", "broken"}
+
+// ChangeVerbs open a commit message or an issue title in the imperative
+// ("Remove race conditions from screen update", "api: return structured
+// error", "Avoid panic on …"): the verb says what the change does, its object
+// says what it is about. As the goal's leading word a change verb is a
+// process word; anywhere else it may be the topic ("screen update").
+// Measured on go-commits: a leading change verb not confirmed by the shape is
+// in a gold file in 3 of 12 tasks, other exploratory words in 58 %.
+var ChangeVerbs = []string{"add", "adds", "allow", "avoid", "bump", "change", "clean", "cleanup", "convert",
+	"delete", "deprecate", "detect", "disable", "drop", "enable", "handle", "honor", "honour", "implement",
+	"improve", "introduce", "keep", "make", "move", "prevent", "refactor", "remove", "rename", "replace",
+	"respect", "return", "revert", "rework", "show", "simplify", "skip", "start", "stop", "support", "treat",
+	"tweak", "update", "upgrade", "use"}
+
+var reScope = regexp.MustCompile(`^[ \t>*-]*(?:[\w/.-]+(?:\([^)\n]*\))?!?:[ \t]+)?([\p{L}]+)`)
+
+// leadVerb is the byte offset of the change verb that opens the goal's first
+// line (after a conventional-commit scope such as "api:" or "fix(release):"),
+// or -1.
+func leadVerb(goal string) int {
+	m := reScope.FindStringSubmatchIndex(goal)
+	if m == nil {
+		return -1
+	}
+	w := strings.ToLower(goal[m[2]:m[3]])
+	for _, v := range ChangeVerbs {
+		if w == v {
+			return m[2]
+		}
+	}
+	return -1
+}
 
 // Input is everything the basket is built from.
 type Input struct {
@@ -310,6 +342,7 @@ func Build(in Input) Output {
 	for _, w := range ProcessWords {
 		process[w] = true
 	}
+	lead := leadVerb(in.Intake.Goal)
 	seedSet := map[string]bool{}
 	for _, s := range in.Intake.ExplicitSeeds {
 		seedSet[match.Fold(s)] = true
@@ -384,6 +417,10 @@ func Build(in Input) Output {
 			paired = pairs
 		}
 		switch {
+		case lead >= 0 && g.Offset == lead && g.Count == 1 && g.Kind == "word":
+			c.Origin, c.Use = "noise", UseExploratory
+			c.Notes = "goal term (word) that opens the goal as a change verb: it says what the change does, not where"
+			c.ExpectedSignal = "none expected: a process word"
 		case process[k] && origin == "":
 			c.Origin, c.Use = "noise", UseExploratory
 			c.Notes = fmt.Sprintf("goal term (%s) that describes the change request, not the code", g.Kind)

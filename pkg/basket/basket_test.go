@@ -116,3 +116,62 @@ func find(cs []schema.Candidate, term string) schema.Candidate {
 	}
 	return schema.Candidate{}
 }
+
+func TestLeadVerb(t *testing.T) {
+	for goal, want := range map[string]int{
+		"Remove race conditions from screen update":     0,
+		"api: return structured error for failed calls": 5,
+		"fix(release): use the tag name":                14,
+		"  * Avoid panic on length mismatch":            4,
+		"Fix `release download`":                        -1, // fix is a process word of its own
+		"screen update is racy":                         -1,
+		"Unicode method names cause UnicodeDecodeError": -1,
+		"": -1,
+	} {
+		if got := leadVerb(goal); got != want {
+			t.Errorf("leadVerb(%q) = %d, want %d", goal, got, want)
+		}
+	}
+}
+
+func TestLeadChangeVerbIsProcess(t *testing.T) {
+	goal := "Add detail to the update message\n\nThe add command fails"
+	in := schema.Intake{IntakeFields: schema.IntakeFields{Goal: "Remove race conditions from screen update"},
+		GoalTerms: []schema.GoalTerm{{Term: "remove", Kind: "word", Offset: 0, Length: 6, Count: 1},
+			{Term: "update", Kind: "word", Offset: 35, Length: 6, Count: 1}}}
+	res := &scout.Result{Terms: map[string]*scout.TermStats{"remove": stats(4), "update": stats(3)}}
+	out := Build(Input{Intake: in, Scout: res})
+	if c := find(out.Candidates, "remove"); c.Origin != "noise" {
+		t.Errorf("leading change verb: origin %q, want noise", c.Origin)
+	}
+	if c := find(out.Candidates, "update"); c.Origin != "exploratory" {
+		t.Errorf("the same kind of verb as the object (screen update): origin %q, want exploratory", c.Origin)
+	}
+	// A leading verb the goal repeats elsewhere is a topic too; one that
+	// names a directory by chance (pkg/cmd/ssh-key/add) is still the verb.
+	in = schema.Intake{IntakeFields: schema.IntakeFields{Goal: goal},
+		GoalTerms: []schema.GoalTerm{{Term: "add", Kind: "word", Offset: 0, Length: 3, Count: 2},
+			{Term: "detail", Kind: "word", Offset: 4, Length: 6, Count: 1}}}
+	res = &scout.Result{Terms: map[string]*scout.TermStats{"add": stats(4, scout.Confirmation{Kind: "dir_name", Path: "cmd/add"}), "detail": stats(2)}}
+	if c := find(Build(Input{Intake: in, Scout: res}).Candidates, "add"); c.Origin != "file_path" {
+		t.Errorf("repeated leading verb: origin %q, want file_path", c.Origin)
+	}
+	in.GoalTerms[0].Count = 1
+	if c := find(Build(Input{Intake: in, Scout: res}).Candidates, "add"); c.Origin != "noise" {
+		t.Errorf("leading verb that names a directory: origin %q, want noise", c.Origin)
+	}
+}
+
+func TestIssueIsProcessUnlessShaped(t *testing.T) {
+	in := schema.Intake{IntakeFields: schema.IntakeFields{Goal: "added fix for empty body in issue preview"},
+		GoalTerms: []schema.GoalTerm{{Term: "issue", Kind: "word", Offset: 29, Length: 5, Count: 1},
+			{Term: "issues", Kind: "word", Offset: 40, Length: 6, Count: 1}}}
+	res := &scout.Result{Terms: map[string]*scout.TermStats{"issue": stats(4, scout.Confirmation{Kind: "dir_name", Path: "pkg/cmd/issue"}), "issues": stats(3)}}
+	out := Build(Input{Intake: in, Scout: res})
+	if c := find(out.Candidates, "issue"); c.Origin != "file_path" {
+		t.Errorf("issue naming a directory: origin %q, want file_path", c.Origin)
+	}
+	if c := find(out.Candidates, "issues"); c.Origin != "noise" {
+		t.Errorf("issues without shape: origin %q, want noise", c.Origin)
+	}
+}

@@ -35,14 +35,14 @@ z
 // boilerplateStop are words that appear in bug reports and commit messages
 // whatever the bug is about: greetings, template headings and report verbs.
 var boilerplateStop = setOf(`
-actual actually add added adding adds appreciate appreciated
+actual actually added adding adds appreciate appreciated
 behavior behaviour bug bugs
 cheers correct correctly currently
 describe described description details
 example examples expect expected expecting
 fix fixed fixes fixing following
 happen happened happens hello hey hi
-idea instead issue issues
+idea instead
 like likely
 minimal
 note noticed
@@ -51,10 +51,19 @@ question
 regards related reproduce reproduced reproducing reproduction reproducible
 solution steps suggest
 thank thanks think thought tried try trying
-update updated use used uses using
+updated used uses using
 version versions
 want wanted wonder wondering work worked working works would
 `)
+
+// titleWords are verbs that are boilerplate in the body of a report ("I
+// added", "we use") but may name the topic in its first line: "Remove race
+// conditions from screen update" is about UpdateList and UpdateCount, "fix
+// broken issue list test" about pkg/cmd/issue/list. They
+// are stopwords outside the first line of a multi-line goal; whether a
+// leading one only says what the change does is the basket's decision
+// (basket.ChangeVerbs).
+var titleWords = setOf(`add issue issues update use`)
 
 // codeStop are keywords and ubiquitous names of common languages: inside code
 // they are grammar, not topic.

@@ -91,6 +91,7 @@ func ExtractTerms(goal string) []schema.GoalTerm {
 		terms: map[string]*schema.GoalTerm{},
 		seen:  map[occurrence]bool{},
 	}
+	x.body = bodyStart(goal)
 	x.maskNoise()
 	x.markCode()
 	x.frames()
@@ -107,6 +108,9 @@ func ExtractTerms(goal string) []schema.GoalTerm {
 
 type extractor struct {
 	s string
+	// body is the byte offset where the body of a multi-line goal starts
+	// (len(s) for a one-line goal).
+	body int
 	// mask marks bytes the later passes skip: URLs, comments, e-mail addresses,
 	// traceback boilerplate, and text already taken as a frame, path or flag.
 	mask []bool
@@ -750,16 +754,33 @@ func (x *extractor) classify(tok string, off int, code, call bool, parent string
 		// Keywords are never terms; English stopwords are not terms in code
 		// either (comments, prose in backticks) unless called or capitalized:
 		// get() and String are names.
-		if isKeyword(tok) || (parent == "" && !call && (tok == lw || tok == capitalize(lw)) && isStop(lw, false)) {
+		if isKeyword(tok) || (parent == "" && !call && (tok == lw || tok == capitalize(lw)) && x.stop(lw, off)) {
 			return
 		}
 		x.add(tok, KindIdentifier, off, len(tok), parent, "", 0)
 	default:
-		if isStop(lw, false) {
+		if x.stop(lw, off) {
 			return
 		}
 		x.add(lw, KindWord, off, len(tok), "", "", 0)
 	}
+}
+
+// stop reports whether a plain word at off is a stopword there: a title
+// word is one in the body of the goal only.
+func (x *extractor) stop(lw string, off int) bool {
+	return isStop(lw, false) || (titleWords[lw] && off >= x.body)
+}
+
+// bodyStart is the byte offset of the second non-blank line of a goal whose
+// first line is followed by more text, or len(goal).
+func bodyStart(goal string) int {
+	lead := len(goal) - len(strings.TrimLeft(goal, " \t\r\n"))
+	i := strings.IndexByte(goal[lead:], '\n')
+	if i < 0 || strings.TrimSpace(goal[lead+i:]) == "" {
+		return len(goal)
+	}
+	return lead + i
 }
 
 // splitParts adds the snake_case and CamelCase parts of an identifier,

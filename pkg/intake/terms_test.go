@@ -289,8 +289,33 @@ func TestExtractTermsEmptyAndNoise(t *testing.T) {
 	if got := ExtractTerms(""); len(got) != 0 {
 		t.Fatalf("empty goal gave %v", got)
 	}
-	if got := ExtractTerms("Hi, thanks! Please see the issue; the expected and actual version. 1.2.3 #45"); len(got) != 0 {
+	if got := ExtractTerms("Hi, thanks!\nPlease see the issue; the expected and actual version. 1.2.3 #45"); len(got) != 0 {
 		t.Fatalf("boilerplate gave %s", dump(got))
+	}
+	// On a one-line goal "issue" is a title word: the basket makes it noise
+	// unless the tree has an issue package (cli/cli's pkg/cmd/issue).
+	if got := ExtractTerms("Please see the issue; the expected and actual version. 1.2.3 #45"); len(got) != 1 || got[0].Term != "issue" {
+		t.Fatalf("one-line boilerplate gave %s, want issue only", dump(got))
+	}
+	// Verbs that are also what code is about stay terms: "screen update"
+	// names UpdateList and UpdateCount (fzf); the basket, not the stopword
+	// list, decides when such a verb only describes the change.
+	m := termMap(ExtractTerms("Remove race conditions from screen update"))
+	for _, w := range []string{"remove", "update", "screen"} {
+		if _, ok := m[w]; !ok {
+			t.Errorf("%q dropped from %s", w, dump(ExtractTerms("Remove race conditions from screen update")))
+		}
+	}
+	// ... in the first line only: in the body of a report they narrate.
+	goal := "Fix broken issue list after screen update\n\nI use it daily; the issue is that we add a row and update it."
+	m = termMap(ExtractTerms(goal))
+	for w, n := range map[string]int{"issue": 1, "update": 1, "use": 0, "add": 0} {
+		if got := m[w].Count; got != n {
+			t.Errorf("%q counted %d times in %s, want %d (title only)", w, got, dump(ExtractTerms(goal)), n)
+		}
+	}
+	if got := bodyStart("  one line\n\n"); got != len("  one line\n\n") {
+		t.Errorf("bodyStart of a one-line goal = %d", got)
 	}
 }
 
