@@ -9,7 +9,9 @@
 // "isRunnable", "server" in "HTTPServer"), and it must end at a word end or a
 // hump. Plain lowercase words of four letters or more may also carry a short
 // English suffix ("command" matches "commands", "parse" matches "parsed"), so
-// the goal's prose finds the code's plurals. Case folding is ASCII only:
+// the goal's prose finds the code's plurals. A compound name also matches
+// its other spellings (Variants): the goal's --scroll-off finds the code's
+// scrollOff, halt_error finds HaltError. Case folding is ASCII only:
 // non-ASCII bytes must match exactly.
 package match
 
@@ -22,9 +24,14 @@ import (
 
 // Matcher finds whole-word, case-insensitive occurrences of a fixed set of terms.
 type Matcher struct {
-	terms   []string // folded terms (stems for stemmed words), in the caller's order
-	stem    []bool   // term may carry a suffix
-	stemmed []bool   // term is a stem: it carries one of stemSuffixes (or none)
+	// terms are the folded patterns: first one per caller term, in the
+	// caller's order (stems for stemmed words), then the spelling variants
+	// of compound names (see Variants).
+	terms   []string
+	orig    []int32 // caller term of each pattern
+	ncaller int     // number of caller terms
+	stem    []bool  // pattern may carry a suffix
+	stemmed []bool  // pattern is a stem: it carries one of stemSuffixes (or none)
 	class   [256]uint8
 	nclass  int
 	delta   []int32   // DFA: delta[state*nclass+class]
@@ -110,10 +117,8 @@ func stemmable(t string) bool {
 // New builds a matcher for terms (matched case-insensitively). Empty terms never
 // match. Term indices in results are indices into terms.
 func New(terms []string) *Matcher {
-	m := &Matcher{terms: make([]string, len(terms)), stem: make([]bool, len(terms)), stemmed: make([]bool, len(terms))}
-	// Byte classes: every byte that occurs in a folded term gets its own class,
-	// and its uppercase twin shares it; everything else is class 0.
-	next := uint8(1)
+	n := len(terms)
+	m := &Matcher{terms: make([]string, n), orig: make([]int32, n), ncaller: n, stem: make([]bool, n), stemmed: make([]bool, n)}
 	for i, t := range terms {
 		ft := Fold(t)
 		if st := Stem(ft); st != ft {
@@ -121,7 +126,30 @@ func New(terms []string) *Matcher {
 			m.stemmed[i] = true
 		}
 		m.terms[i] = ft
+		m.orig[i] = int32(i)
 		m.stem[i] = stemmable(ft)
+	}
+	// Spelling variants of compound names match as their term, whole and
+	// without suffixes.
+	seen := map[string]bool{}
+	for _, t := range m.terms {
+		seen[t] = true
+	}
+	for i, t := range terms {
+		for _, v := range Variants(t) {
+			if !seen[v] {
+				seen[v] = true
+				m.terms = append(m.terms, v)
+				m.orig = append(m.orig, int32(i))
+				m.stem = append(m.stem, false)
+				m.stemmed = append(m.stemmed, false)
+			}
+		}
+	}
+	// Byte classes: every byte that occurs in a folded term gets its own class,
+	// and its uppercase twin shares it; everything else is class 0.
+	next := uint8(1)
+	for _, ft := range m.terms {
 		for j := 0; j < len(ft); j++ {
 			c := ft[j]
 			if m.class[c] == 0 {
@@ -211,8 +239,53 @@ func New(terms []string) *Matcher {
 	return m
 }
 
-// Terms returns the folded terms.
-func (m *Matcher) Terms() []string { return m.terms }
+// Terms returns the folded terms, one per caller term (without variants).
+func (m *Matcher) Terms() []string { return m.terms[:m.ncaller] }
+
+// Variants are the other spellings of a compound name that code uses for
+// the same thing, folded: "scroll-off" is also scrolloff (scrollOff,
+// ScrollOff) and scroll_off; "halt_error" is also halterror (haltError) and
+// halt-error; "TraverseChildren" is also traverse_children and
+// traverse-children. A name is compound when it has two or more parts of
+// ASCII letters and digits, split at '-' or '_' or at lower-to-upper humps;
+// anything else (a path, a phrase, a single word) has none.
+func Variants(t string) []string {
+	var parts []string
+	start := 0
+	for i := 0; i <= len(t); i++ {
+		if i == len(t) || t[i] == '-' || t[i] == '_' {
+			if i == start {
+				return nil // leading, trailing or doubled separator: not a plain compound
+			}
+			parts = append(parts, t[start:i])
+			start = i + 1
+			continue
+		}
+		c := t[i]
+		if !isLower(c) && !isUpper(c) && !isDigit(c) {
+			return nil
+		}
+		if i > start && isUpper(c) && isLower(t[i-1]) {
+			parts = append(parts, t[start:i])
+			start = i
+		}
+	}
+	if len(parts) < 2 {
+		return nil
+	}
+	for i := range parts {
+		parts[i] = Fold(parts[i])
+	}
+	out := []string{strings.Join(parts, ""), strings.Join(parts, "_"), strings.Join(parts, "-")}
+	folded := Fold(t)
+	keep := out[:0]
+	for _, v := range out {
+		if v != folded {
+			keep = append(keep, v)
+		}
+	}
+	return keep
+}
 
 // Scan calls fn for every boundary-checked occurrence in data, in order of end
 // offset (ties by term index): term index, start and end byte offsets. fn
@@ -236,7 +309,7 @@ func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
 		for _, t := range m.out[st] {
 			start := i + 1 - len(m.terms[t])
 			end, ok := m.boundary(data, start, i+1, int(t))
-			if ok && !fn(int(t), start, end) {
+			if ok && !fn(int(m.orig[t]), start, end) {
 				return
 			}
 		}
@@ -257,7 +330,7 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 		}
 		for _, t := range hits {
 			start := i + 1 - len(m.terms[t])
-			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(t), start, end) {
+			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(m.orig[t]), start, end) {
 				return false
 			}
 		}

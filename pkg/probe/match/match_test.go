@@ -41,6 +41,9 @@ func TestBoundaries(t *testing.T) {
 		{[]string{"he", "she", "hers"}, "ushers", ""},
 		{[]string{"café"}, "CAFÉ café", "café@6:café"},
 		{[]string{""}, "anything", ""},
+		{[]string{"scroll-off"}, "--scroll-off t.scrollOff scroll_off scrolloffs", "scroll-off@2:scroll-off scroll-off@15:scrollOff scroll-off@25:scroll_off"},
+		{[]string{"halt_error"}, "funcHaltError(halt-error)", "halt_error@4:HaltError halt_error@14:halt-error"},
+		{[]string{"TraverseChildren"}, "traverse_children; c.TraverseChildren", "traversechildren@0:traverse_children traversechildren@21:TraverseChildren"},
 	}
 	for _, c := range cases {
 		got := strings.Join(found(New(c.terms), c.text), " ")
@@ -176,4 +179,39 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestVariants(t *testing.T) {
+	for in, want := range map[string]string{
+		"scroll-off":       "scrolloff scroll_off",
+		"halt_error":       "halterror halt-error",
+		"TraverseChildren": "traverse_children traverse-children",
+		"GH_FORCE_TTY":     "ghforcetty gh-force-tty",
+		"parse":            "",
+		"HTTPServer":       "",
+		"c.Run":            "",
+		"__custom_func":    "",
+		"pkg/cmd":          "",
+		"café-bar":         "",
+	} {
+		if got := strings.Join(Variants(in), " "); got != want {
+			t.Errorf("Variants(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// A spelling that is another caller term's own stays that term's: one
+	// occurrence is reported once.
+	m := New([]string{"color", "scroll-off", "scrollOff"})
+	if got := len(m.Terms()); got != 3 {
+		t.Fatalf("Terms() has %d entries, want the 3 caller terms", got)
+	}
+	var hits []string
+	m.Scan([]byte("scrollOff"), func(k, s, e int) bool { hits = append(hits, fmt.Sprint(k)); return true })
+	if strings.Join(hits, ",") != "2" {
+		t.Errorf("scrollOff reported as terms %v, want only term 2 (its own spelling)", hits)
+	}
+	hits = nil
+	m.Scan([]byte("scroll_off"), func(k, s, e int) bool { hits = append(hits, fmt.Sprint(k)); return true })
+	if strings.Join(hits, ",") != "1" {
+		t.Errorf("scroll_off reported as terms %v, want term 1 (a variant of scroll-off)", hits)
+	}
 }
