@@ -316,6 +316,12 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			if e.Keys > 0 {
 				tf += w.Key * float64(min(e.Keys, w.HeadCap))
 				fields = append(fields, "key")
+				if p.Profile == "manifest_registry" && e.Definitions == 0 {
+					// A setting is declared by its key: under this profile
+					// the key is the definition site.
+					bonus += w.Definition
+					fields = append(fields, "key declaration")
+				}
 			}
 			body := e.Body + max(e.Definitions, 0) + e.DefLines
 			if body > 0 {

@@ -199,3 +199,26 @@ func TestPathPhraseGetsNoVerbatimBonus(t *testing.T) {
 		}
 	}
 }
+
+func TestManifestRegistryKeyIsDeclaration(t *testing.T) {
+	terms := []Term{{Term: "retry_limit", Origin: "json_key", Use: "locate", IDF: 2}}
+	files := []File{
+		{Path: "lib/Service.java", Bytes: 100, Evidence: []TermEvidence{{Term: 0, DefLines: 1}}},
+		{Path: "config/settings.json", Bytes: 100, Evidence: []TermEvidence{{Term: 0, Keys: 1}}},
+	}
+	code := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100})
+	reg := Rank(terms, files, Params{Profile: "manifest_registry", AvgBytes: 100})
+	if reg[0].Path != "config/settings.json" {
+		t.Fatalf("manifest_registry: %v first, want the file that declares the key", paths(reg))
+	}
+	var codeJSON float64
+	for _, s := range code {
+		if s.Path == "config/settings.json" {
+			codeJSON = s.Score
+		}
+	}
+	regJSON := reg[0].Score
+	if codeJSON == 0 || regJSON <= codeJSON {
+		t.Fatalf("the key declaration adds nothing under manifest_registry: %v vs %v", regJSON, codeJSON)
+	}
+}
