@@ -109,6 +109,12 @@ type Weights struct {
 	ChangelogPenalty float64
 	// NeighborFactor scales known-neighbor surfaces: listed, never leading.
 	NeighborFactor float64
+	// DoublePenalty multiplies test doubles by name (mock_x.go, x_mock.py,
+	// fake_x.go, mocks/) under code_path: a fix lands in the interface or
+	// the code they stand in for. Generated code as such (DO NOT EDIT) is
+	// not penalised: measured, gojq commits its generated builtin.go with
+	// the change that regenerates it (3 go-commits tasks lost at 0.3).
+	DoublePenalty float64
 	// Spread lifts the structural neighbours of the strongest files (Spread
 	// below): a file whose names one of the SpreadSources top files uses
 	// (same Go package, an imported Go package or Python module; see
@@ -167,6 +173,7 @@ var Default = Weights{
 	NonCodePenalty:   0.2,
 	ChangelogPenalty: 0.05,
 	NeighborFactor:   0.3,
+	DoublePenalty:    0.3,
 	SpreadSources:    3,
 	SpreadPool:       30,
 	SpreadSat:        3,
@@ -349,8 +356,8 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			s.Score *= 1 + w.Coverage*float64(len(cs)-1)/float64(active-1)
 		}
 		if p.Profile == "code_path" {
-			if f, why := codePathFactor(w, f.Path); f != 1 {
-				s.Score *= f
+			if cf, why := codePathFactor(w, f.Path); cf != 1 {
+				s.Score *= cf
 				s.Why = append(s.Why, why)
 			}
 		}
@@ -515,6 +522,9 @@ func codePathFactor(w Weights, p string) (float64, string) {
 	if IsTest(p) {
 		return w.TestPenalty, "test file (code_path)"
 	}
+	if isTestDouble(dirs, base) {
+		return w.DoublePenalty, "mock or fake (code_path)"
+	}
 	ext := path.Ext(base)
 	switch ext {
 	case ".md", ".rst", ".txt", ".adoc", ".markdown":
@@ -553,6 +563,29 @@ func IsTest(p string) bool {
 	}
 	for _, d := range strings.Split(path.Dir(lp), "/") {
 		if d == "test" || d == "tests" || d == "__tests__" || d == "spec" {
+			return true
+		}
+	}
+	return false
+}
+
+// isTestDouble reports a mock or fake by its name: mock_x.go, x_mock.go,
+// fake_x.py, x_mocks.ts, or any file under mocks/, mock/, fakes/.
+func isTestDouble(dirs []string, base string) bool {
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	for _, p := range []string{"mock_", "fake_", "mocks_"} {
+		if strings.HasPrefix(stem, p) {
+			return true
+		}
+	}
+	for _, s := range []string{"_mock", "_mocks", "_fake", "_fakes"} {
+		if strings.HasSuffix(stem, s) {
+			return true
+		}
+	}
+	for _, d := range dirs {
+		switch d {
+		case "mocks", "mock", "fakes":
 			return true
 		}
 	}

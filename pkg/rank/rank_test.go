@@ -222,3 +222,20 @@ func TestManifestRegistryKeyIsDeclaration(t *testing.T) {
 		t.Fatalf("the key declaration adds nothing under manifest_registry: %v vs %v", regJSON, codeJSON)
 	}
 }
+
+func TestTestDoublesPenalised(t *testing.T) {
+	for p, want := range map[string]bool{
+		"pkg/extensions/extension_mock.go":                  true,
+		"pkg/cmd/attestation/verification/mock_verifier.go": true,
+		"internal/mocks/client.go":                          true,
+		"tests/fake_server.py":                              true,
+		"pkg/cmd/attestation/verification/attestation.go":   false,
+		"src/mockery.go":                                    false,
+		"pkg/fakeroot/root.go":                              false,
+	} {
+		f, why := codePathFactor(Default, p)
+		if got := f == Default.DoublePenalty && why == "mock or fake (code_path)"; got != want {
+			t.Errorf("%s: factor %v (%s), test double %v", p, f, why, want)
+		}
+	}
+}
