@@ -228,7 +228,7 @@ func TestTestDoublesPenalised(t *testing.T) {
 		"pkg/extensions/extension_mock.go":                  true,
 		"pkg/cmd/attestation/verification/mock_verifier.go": true,
 		"internal/mocks/client.go":                          true,
-		"tests/fake_server.py":                              true,
+		"lib/fake_server.py":                                true,
 		"pkg/cmd/attestation/verification/attestation.go":   false,
 		"src/mockery.go":                                    false,
 		"pkg/fakeroot/root.go":                              false,
