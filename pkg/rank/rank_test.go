@@ -239,3 +239,33 @@ func TestTestDoublesPenalised(t *testing.T) {
 		}
 	}
 }
+
+func TestGoalFileNameTrusted(t *testing.T) {
+	// The same evidence for a file name the goal wrote and for a plain
+	// word: the file name weighs more (KindTrust file_name).
+	terms := []Term{
+		{Term: "root.go", Origin: "file_path", Use: "locate", IDF: 1, GoalKind: "file_name"},
+		{Term: "root", Origin: "file_path", Use: "locate", IDF: 1, GoalKind: "word"},
+	}
+	files := []File{
+		{Path: "a.go", Bytes: 100, Evidence: []TermEvidence{{Term: 0, Body: 1}}},
+		{Path: "b.go", Bytes: 100, Evidence: []TermEvidence{{Term: 1, Body: 1}}},
+	}
+	s := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100})
+	if len(s) != 2 || s[0].Path != "a.go" || s[0].Score < 1.9*s[1].Score {
+		t.Fatalf("goal file name not trusted over a word: %+v", s)
+	}
+}
+
+func TestVerbatimCodeName(t *testing.T) {
+	// A dotted name found verbatim earns the CodeName bonus, half a phrase.
+	terms := []Term{{Term: "cfg.Hosts", Origin: "code_symbol", Use: "locate", IDF: 1, GoalKind: "dotted"}}
+	files := []File{{Path: "config.go", Bytes: 100, Evidence: []TermEvidence{{Term: 0, Body: 1}}}}
+	with := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100})
+	w := Default
+	w.CodeName = 0
+	without := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100, Weights: w})
+	if Default.CodeName <= 0 || with[0].Score <= without[0].Score || !strings.Contains(strings.Join(with[0].Why, ";"), "verbatim code name") {
+		t.Fatalf("code name bonus missing: %v vs %v", with[0], without[0])
+	}
+}
