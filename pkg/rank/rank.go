@@ -57,7 +57,7 @@ type Weights struct {
 	// pkg/cmd/pr/view/), whose mentions in other files are usage text.
 	// Measured: 1.0 lifts go-commits acc@5 80.5 → 81.0 and SWE-bench MRR
 	// 74.9 → 76.0 (acc@1 52.7 → 55.0) with no acc@5 loss; 0.5 is too weak
-	// to move cobra@3fed3ef5adf9. 1.5 (replayed rankings, bench/rankreplay,
+	// to move cobra@3fed3ef5adf9. 1.5 (replayed rankings, see Default below,
 	// from the main of 2026-11-30 evening): go-commits acc@5 +0.5, MRR
 	// +0.1, SWE-bench MRR +0.4; 2 is about as good, 3 costs SWE-bench MRR.
 	Phrase float64
@@ -148,8 +148,9 @@ type Weights struct {
 
 // Default are the weights in use (tuned on the go-commits and SWE-bench dev
 // tasks; see docs/bench/discovery.md). The last step (Phrase 1.5, CodeName
-// 0.5, KindTrust file_name 2) is the coordinate-ascent search of
-// bench/rankreplay over every weight, maximising the smaller of the two
+// 0.5, KindTrust file_name 2) is a coordinate-ascent search over every
+// weight (replaying the probe's ranking inputs offline; the tool is on
+// branch exp/cvw, not in main), maximising the smaller of the two
 // sets' gains in acc@5+MRR; confirmed by a full run (2026-11-30): go-commits
 // acc@1/3/5/10 48.0/72.5/83.0/89.5 MRR 74.4 → 49.0/73.0/84.0/89.5 MRR 75.2,
 // SWE-bench 55.0/69.8/75.7/83.4 MRR 76.4 → 55.0/71.0/76.9/82.8 MRR 77.1.
