@@ -479,8 +479,13 @@ type Lines struct {
 // non-decreasing order.
 func NewLines(data []byte) *Lines {
 	l := &Lines{data: data, line: 1}
-	for i := 0; i < len(data); i++ {
-		if data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+	for i := 0; i < len(data); {
+		j := bytes.IndexByte(data[i:], '\r')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		if i == len(data) || data[i] != '\n' {
 			l.lone = true
 			break
 		}

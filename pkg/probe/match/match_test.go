@@ -63,7 +63,7 @@ func TestStop(t *testing.T) {
 }
 
 func TestLinesAgreeWithWalk(t *testing.T) {
-	for _, text := range []string{"a\nb\nc", "a\r\nb\r\nc\r\n", "a\rb\rc", "x\n\n\ny\n", "", "\n", "one"} {
+	for _, text := range []string{"a\nb\nc", "a\r\nb\r\nc\r\n", "a\rb\rc", "a\r\nb\rc", "a\r\n\r\nb\r", "a\r", "x\n\n\ny\n", "", "\n", "one"} {
 		if got, want := CountLines([]byte(text)), len(walk.Lines(text)); got != want {
 			t.Errorf("CountLines(%q) = %d, walk.Lines has %d", text, got, want)
 		}
