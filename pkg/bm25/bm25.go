@@ -116,16 +116,7 @@ func (ix *Index) Search(query []string, limit int) []Result {
 	for d, s := range scores {
 		out = append(out, Result{Doc: d, Score: s})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].Doc < out[j].Doc
-	})
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out
+	return best(out, limit)
 }
 
 // MaxScore is the supremum of any document's score for query: Σ over the
@@ -161,6 +152,21 @@ func Unique(tokens []string) []string {
 			seen[t] = true
 			out = append(out, t)
 		}
+	}
+	return out
+}
+
+// best orders results by score, highest first, ties by document number, and
+// keeps the first limit of them (all when limit is 0).
+func best(out []Result, limit int) []Result {
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Doc < out[j].Doc
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package bm25
 
 import (
 	"math"
-	"sort"
 )
 
 // Scorer ranks documents for one query known in advance. It keeps, per
@@ -141,16 +140,7 @@ func (s *Scorer) Search(limit int) []Result {
 			out = append(out, Result{Doc: d, Score: score})
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].Doc < out[j].Doc
-	})
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
-	}
-	return out
+	return best(out, limit)
 }
 
 // MaxScore is Index.MaxScore for the query.

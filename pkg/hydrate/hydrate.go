@@ -1173,16 +1173,22 @@ func (h *hydrator) extend(sf *surface, s, e int, below bool) bool {
 		sf.probes = append(sf.probes, probe)
 	}
 	sf.chunks = append(sf.chunks, st.chunks...)
-	for _, c := range st.chunks {
+	h.holdViews(sf, st.chunks)
+	sf.spent += st.cost
+	h.spent += st.cost
+	return true
+}
+
+// holdViews records, once per chunk, that an effective-record view stands
+// in for the raw row it corrects (a corrected_record skip for the row).
+func (h *hydrator) holdViews(sf *surface, chunks []schema.Chunk) {
+	for _, c := range chunks {
 		if c.ConfidenceClass == "effective_record_view" && !h.heldView[c.ChunkID] {
 			h.heldView[c.ChunkID] = true
 			h.skip(c.Path, "corrected_record", int64(len(sf.file.Bytes(c.StartLine, c.EndLine))), 1,
 				fmt.Sprintf("L%d: raw row of record %s not hydrated; its effective view is chunk %s", c.StartLine, strings.TrimPrefix(c.TermOrShape, "record:"), c.ChunkID))
 		}
 	}
-	sf.spent += st.cost
-	h.spent += st.cost
-	return true
 }
 
 // take gives sf its next step if it fits under limit and the probe cap; a step
@@ -1219,13 +1225,7 @@ func (h *hydrator) take(sf *surface, limit int) bool {
 			sf.probes = append(sf.probes, probe)
 		}
 		sf.chunks = append(sf.chunks, st.chunks...)
-		for _, c := range st.chunks {
-			if c.ConfidenceClass == "effective_record_view" && !h.heldView[c.ChunkID] {
-				h.heldView[c.ChunkID] = true
-				h.skip(c.Path, "corrected_record", int64(len(sf.file.Bytes(c.StartLine, c.EndLine))), 1,
-					fmt.Sprintf("L%d: raw row of record %s not hydrated; its effective view is chunk %s", c.StartLine, strings.TrimPrefix(c.TermOrShape, "record:"), c.ChunkID))
-			}
-		}
+		h.holdViews(sf, st.chunks)
 		sf.spent += delta
 		h.spent += delta
 		sf.next++
