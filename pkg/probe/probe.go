@@ -115,7 +115,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var nread int
 	var mu sync.Mutex
 	var readSkips []walk.Skip
-	err = walk.Each(ctx, o.Walk, files, func(f walk.File, data []byte) error {
+	// The pass keeps nothing of a file's bytes, so each worker reads every
+	// file into one buffer.
+	reuse := o.Walk
+	reuse.ReuseBuffers = true
+	err = walk.Each(ctx, reuse, files, func(f walk.File, data []byte) error {
 		c := pool.Get().(*collector)
 		c.ev = &fileEv{path: f.Path}
 		scanFile(cm, terms, f.Path, data, c)

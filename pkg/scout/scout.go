@@ -262,7 +262,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		atomic.AddInt64(&a.files, 1)
 	}
-	err = walk.Each(ctx, o.Walk, files, func(f walk.File, data []byte) error {
+	// The scans copy what they keep, so each worker reads every file into
+	// one buffer.
+	reuse := o.Walk
+	reuse.ReuseBuffers = true
+	err = walk.Each(ctx, reuse, files, func(f walk.File, data []byte) error {
 		i := index[f.Path]
 		out := &fileOut{counts: map[string]int{}, touched: map[string]bool{}, sizeBytes: len(data),
 			findings: map[string][]schema.ShapeFinding{}, relevant: map[string][]schema.ShapeFinding{}}

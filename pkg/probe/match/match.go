@@ -500,25 +500,27 @@ func (l *Lines) At(off int) (line, lineStart, lineEnd int) {
 		l.pos, l.line = 0, 1
 	}
 	if !l.lone {
-		for l.pos < off {
-			i := bytes.IndexByte(l.data[l.pos:off], '\n')
-			if i < 0 {
-				l.pos = off
-				break
-			}
-			l.pos += i + 1
-			l.line++
+		// Every '\r' is the first half of a "\r\n": only '\n' ends a line.
+		l.line += bytes.Count(l.data[l.pos:off], newline)
+		l.pos = off
+		ls := bytes.LastIndexByte(l.data[:off], '\n') + 1
+		le := len(l.data)
+		if i := bytes.IndexByte(l.data[off:], '\n'); i >= 0 {
+			le = off + i
 		}
-	} else {
-		for ; l.pos < off; l.pos++ {
-			c := l.data[l.pos]
-			if c == '\n' || (c == '\r' && (l.pos+1 == len(l.data) || l.data[l.pos+1] != '\n')) {
-				l.line++
-			}
+		if le > off && l.data[le-1] == '\r' {
+			le--
+		}
+		return l.line, ls, le
+	}
+	for ; l.pos < off; l.pos++ {
+		c := l.data[l.pos]
+		if c == '\n' || (c == '\r' && (l.pos+1 == len(l.data) || l.data[l.pos+1] != '\n')) {
+			l.line++
 		}
 	}
 	ls := off
-	for ls > 0 && l.data[ls-1] != '\n' && !(l.lone && l.data[ls-1] == '\r') {
+	for ls > 0 && l.data[ls-1] != '\n' && l.data[ls-1] != '\r' {
 		ls--
 	}
 	le := off
@@ -528,12 +530,14 @@ func (l *Lines) At(off int) (line, lineStart, lineEnd int) {
 	return l.line, ls, le
 }
 
+var newline = []byte{'\n'}
+
 // CountLines is the number of lines in data as walk.Lines counts them.
 func CountLines(data []byte) int {
 	if len(data) == 0 {
 		return 0
 	}
-	n := bytes.Count(data, []byte{'\n'})
+	n := bytes.Count(data, newline)
 	if bytes.IndexByte(data, '\r') >= 0 {
 		for i := 0; i < len(data); i++ {
 			if data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
