@@ -336,6 +336,11 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 		}
 		return true
 	}
+	if m.sa.cut {
+		var flush func() bool
+		report, flush = m.cutReporter(data, fn)
+		defer flush()
+	}
 	var buf [8]int32
 	collect := func(g *saGroup, x uint64, hits []int32) []int32 {
 		for x != 0 {
@@ -397,6 +402,73 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 			}
 		}
 	}
+}
+
+// cutReporter reports the hits of a scan whose words hold cut terms: a
+// prefix hit is kept only when the rest of its term follows, and waits until
+// the scan has passed the term's end, so that matches still come in order of
+// end offset (ties by term index), as the automaton gives them. flush
+// reports what still waits when the scan ends; after fn has returned false,
+// neither reports anything more.
+func (m *Matcher) cutReporter(data []byte, fn func(term, start, end int) bool) (report func(int, []int32) bool, flush func() bool) {
+	type hit struct{ at, term, start, end int }
+	var wait []hit // by (at, term): at is where the automaton would report
+	stopped := false
+	emit := func(upTo int) bool {
+		k := 0
+		for ; k < len(wait) && wait[k].at <= upTo; k++ {
+			h := wait[k]
+			if !fn(int(m.orig[h.term]), h.start, h.end) {
+				stopped = true
+				return false
+			}
+		}
+		wait = wait[:copy(wait, wait[k:])]
+		return true
+	}
+	report = func(i int, hits []int32) bool {
+		for _, t := range hits {
+			term := m.terms[t]
+			k := m.sa.plen[t]
+			start := i + 1 - k
+			at := start + len(term)
+			if at > len(data) || !foldedEqual(data[i+1:at], term[k:]) {
+				continue
+			}
+			end, ok := m.boundary(data, start, at, int(t))
+			if !ok {
+				continue
+			}
+			h := hit{at, int(t), start, end}
+			j := len(wait)
+			wait = append(wait, h)
+			for ; j > 0 && (wait[j-1].at > at || wait[j-1].at == at && wait[j-1].term > h.term); j-- {
+				wait[j] = wait[j-1]
+			}
+			wait[j] = h
+		}
+		return emit(i + 1)
+	}
+	flush = func() bool {
+		if stopped {
+			return false
+		}
+		return emit(len(data))
+	}
+	return report, flush
+}
+
+// foldedEqual reports whether b, ASCII-folded, equals the folded s.
+func foldedEqual(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range len(b) {
+		if fold(b[i]) != s[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func isLower(b byte) bool { return 'a' <= b && b <= 'z' }
@@ -560,6 +632,10 @@ func CountLines(data []byte) int {
 // candidate positions as the automaton; the caller verifies boundaries.
 type shiftAnd struct {
 	groups []saGroup
+	// plen is the length of each term's prefix in the words; cut is set
+	// when some prefix is shorter than its term.
+	plen []int
+	cut  bool
 }
 
 type saGroup struct {
@@ -572,37 +648,72 @@ type saGroup struct {
 // maxShiftAndGroups bounds the words: beyond three, the automaton is faster.
 const maxShiftAndGroups = 3
 
+// minPrefix is the shortest prefix a long term is cut to so that the terms
+// fit in fewer words; the rest of the term is compared at each prefix hit.
+const minPrefix = 6
+
 func newShiftAnd(terms []string) *shiftAnd {
-	sa := &shiftAnd{}
-	var g *saGroup
-	used := 64
-	for t, term := range terms {
+	longest := 0
+	for _, t := range terms {
+		longest = max(longest, len(t))
+	}
+	// The fewest words first, then the longest prefixes that fit them: a
+	// word less saves more per byte than the comparisons a shorter prefix
+	// costs at its hits.
+	for n := 1; n <= maxShiftAndGroups; n++ {
+		for p := min(longest, 64); p >= minPrefix || p == min(longest, 64); p-- {
+			if sa := packShiftAnd(terms, n, p); sa != nil {
+				return sa
+			}
+		}
+	}
+	return nil
+}
+
+// packShiftAnd packs the terms, each cut to at most p bytes, longest first
+// into the first of n words with room, or returns nil when they do not fit.
+func packShiftAnd(terms []string, n, p int) *shiftAnd {
+	sa := &shiftAnd{plen: make([]int, len(terms))}
+	used := make([]int, 0, n)
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return min(len(terms[b]), p) - min(len(terms[a]), p) })
+	for _, t := range order {
+		term := terms[t]
 		if term == "" {
 			continue
 		}
-		if len(term) > 64 {
-			return nil
+		k := min(len(term), p)
+		sa.plen[t] = k
+		if k < len(term) {
+			sa.cut = true
 		}
-		if used+len(term) > 64 {
-			if len(sa.groups) == maxShiftAndGroups {
+		w := 0
+		for w < len(used) && used[w]+k > 64 {
+			w++
+		}
+		if w == len(used) {
+			if len(used) == n {
 				return nil
 			}
+			used = append(used, 0)
 			sa.groups = append(sa.groups, saGroup{})
-			g = &sa.groups[len(sa.groups)-1]
-			used = 0
 		}
-		for k := 0; k < len(term); k++ {
-			c := term[k]
-			bit := uint64(1) << uint(used+k)
+		g, at := &sa.groups[w], used[w]
+		for j := 0; j < k; j++ {
+			c := term[j]
+			bit := uint64(1) << uint(at+j)
 			g.b[c] |= bit
 			if 'a' <= c && c <= 'z' {
 				g.b[c-'a'+'A'] |= bit
 			}
 		}
-		g.start |= 1 << uint(used)
-		g.final |= 1 << uint(used+len(term)-1)
-		g.termAt[used+len(term)-1] = int32(t)
-		used += len(term)
+		g.start |= 1 << uint(at)
+		g.final |= 1 << uint(at+k-1)
+		g.termAt[at+k-1] = int32(t)
+		used[w] += k
 	}
 	if len(sa.groups) == 0 {
 		return nil

@@ -155,6 +155,44 @@ func TestShiftAndAgreesWithAutomaton(t *testing.T) {
 	}
 }
 
+// TestCutTermsAgree checks the Shift-And words with cut terms (long
+// phrases, more bytes of terms than the words hold) against the automaton,
+// for every match and for a scan stopped early.
+func TestCutTermsAgree(t *testing.T) {
+	terms := []string{"command", "runnable", "parse", "flag", "help", "output", "execute", "error", "context",
+		"writer", "buffer", "token", "authoritative", "source of truth", "canonical", "single source",
+		"deprecated", "superseded", "obsolete", "do not use", "no longer maintained",
+		"a quoted error message that is far longer than one sixty-four bit word"}
+	m := New(terms)
+	if m.sa == nil || !m.sa.cut || len(m.sa.groups) > 2 {
+		t.Fatalf("want the terms cut into at most two words, got %+v", m.sa)
+	}
+	text := []byte(strings.Repeat("// Deprecated: do not use. The source of truth is the single source file; "+
+		"parseFlags(execute) returns an Error: a quoted error message that is far longer than one sixty-four bit word.\n"+
+		"source of truthiness; SOURCE OF TRUTH sourceOfTruth canonicalize obsoleted no longer maintained\n", 3))
+	for stopAt := 0; stopAt <= 60; stopAt += 7 {
+		scan := func() []string {
+			var got []string
+			m.Scan(text, func(k, s, e int) bool {
+				got = append(got, fmt.Sprint(k, s, e))
+				return stopAt == 0 || len(got) < stopAt
+			})
+			return got
+		}
+		a := scan()
+		sa := m.sa
+		m.sa = nil
+		b := scan()
+		m.sa = sa
+		if strings.Join(a, ",") != strings.Join(b, ",") {
+			t.Fatalf("stop after %d: shift-and %v, automaton %v", stopAt, a, b)
+		}
+		if stopAt == 0 && len(a) < 20 {
+			t.Fatalf("only %d matches: %v", len(a), a)
+		}
+	}
+}
+
 // FuzzScan checks that every reported match is what it claims and that the
 // two scan loops agree.
 func FuzzScan(f *testing.F) {
