@@ -321,13 +321,7 @@ func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
 func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) {
 	gs := m.sa.groups
 	report := func(i int, hits []int32) bool {
-		if len(hits) > 1 {
-			for a := 1; a < len(hits); a++ {
-				for b := a; b > 0 && hits[b] < hits[b-1]; b-- {
-					hits[b], hits[b-1] = hits[b-1], hits[b]
-				}
-			}
-		}
+		sortHits(hits)
 		for _, t := range hits {
 			start := i + 1 - len(m.terms[t])
 			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(m.orig[t]), start, end) {
@@ -426,28 +420,52 @@ func (m *Matcher) cutReporter(data []byte, fn func(term, start, end int) bool) (
 		wait = wait[:copy(wait, wait[k:])]
 		return true
 	}
-	report = func(i int, hits []int32) bool {
-		for _, t := range hits {
-			term := m.terms[t]
-			k := m.sa.plen[t]
-			start := i + 1 - k
-			at := start + len(term)
-			if at > len(data) || !foldedEqual(data[i+1:at], term[k:]) {
-				continue
-			}
-			end, ok := m.boundary(data, start, at, int(t))
-			if !ok {
-				continue
-			}
-			h := hit{at, int(t), start, end}
-			j := len(wait)
-			wait = append(wait, h)
-			for ; j > 0 && (wait[j-1].at > at || wait[j-1].at == at && wait[j-1].term > h.term); j-- {
-				wait[j] = wait[j-1]
-			}
-			wait[j] = h
+	hold := func(t int32, i int) {
+		term := m.terms[t]
+		k := m.sa.plen[t]
+		start := i + 1 - k
+		at := start + len(term)
+		if at > len(data) || !foldedEqual(data[i+1:at], term[k:]) {
+			return
 		}
-		return emit(i + 1)
+		end, ok := m.boundary(data, start, at, int(t))
+		if !ok {
+			return
+		}
+		h := hit{at, int(t), start, end}
+		j := len(wait)
+		wait = append(wait, h)
+		for ; j > 0 && (wait[j-1].at > at || wait[j-1].at == at && wait[j-1].term > h.term); j-- {
+			wait[j] = wait[j-1]
+		}
+		wait[j] = h
+	}
+	report = func(i int, hits []int32) bool {
+		if len(wait) > 0 && !emit(i) {
+			return false
+		}
+		sortHits(hits)
+		if len(wait) > 0 && wait[0].at == i+1 {
+			// Rare: a held term ends here too; merge by term index.
+			for _, t := range hits {
+				hold(t, i)
+			}
+			return emit(i + 1)
+		}
+		// A cut term found here ends past i, so it never comes before the
+		// whole terms that end at i.
+		for _, t := range hits {
+			if m.sa.plen[t] < len(m.terms[t]) {
+				hold(t, i)
+				continue
+			}
+			start := i + 1 - len(m.terms[t])
+			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(m.orig[t]), start, end) {
+				stopped = true
+				return false
+			}
+		}
+		return true
 	}
 	flush = func() bool {
 		if stopped {
@@ -456,6 +474,15 @@ func (m *Matcher) cutReporter(data []byte, fn func(term, start, end int) bool) (
 		return emit(len(data))
 	}
 	return report, flush
+}
+
+// sortHits puts the few terms found at one byte in term order.
+func sortHits(hits []int32) {
+	for a := 1; a < len(hits); a++ {
+		for b := a; b > 0 && hits[b] < hits[b-1]; b-- {
+			hits[b], hits[b-1] = hits[b-1], hits[b]
+		}
+	}
 }
 
 // foldedEqual reports whether b, ASCII-folded, equals the folded s.
@@ -650,7 +677,7 @@ const maxShiftAndGroups = 3
 
 // minPrefix is the shortest prefix a long term is cut to so that the terms
 // fit in fewer words; the rest of the term is compared at each prefix hit.
-const minPrefix = 6
+const minPrefix = 5
 
 func newShiftAnd(terms []string) *shiftAnd {
 	longest := 0

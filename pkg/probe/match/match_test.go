@@ -107,6 +107,25 @@ func BenchmarkScanGoSource(b *testing.B) {
 	}
 }
 
+// BenchmarkScanProbeTerms is the probe's term set on the discovery bench:
+// the twelve goal words and the source-of-truth and deprecation phrases.
+func BenchmarkScanProbeTerms(b *testing.B) {
+	var data []byte
+	for _, f := range []string{"net/http/server.go", "go/parser/parser.go", "fmt/print.go", "strings/strings.go"} {
+		d, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", f))
+		if err != nil {
+			b.Skip(err)
+		}
+		data = append(data, d...)
+	}
+	m := New([]string{"command", "runnable", "parse", "flag", "help", "output", "execute", "error", "context", "writer", "buffer", "token",
+		"authoritative", "source of truth", "canonical", "single source", "deprecated", "superseded", "obsolete", "do not use", "no longer maintained"})
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		m.Scan(data, func(int, int, int) bool { return true })
+	}
+}
+
 func TestStem(t *testing.T) {
 	for w, want := range map[string]string{"compiling": "compil", "multiplying": "multiply", "values": "valu",
 		"indexing": "index", "evaluation": "evalu", "running": "running", "process": "process", "status": "status",
@@ -163,9 +182,14 @@ func TestCutTermsAgree(t *testing.T) {
 		"writer", "buffer", "token", "authoritative", "source of truth", "canonical", "single source",
 		"deprecated", "superseded", "obsolete", "do not use", "no longer maintained",
 		"a quoted error message that is far longer than one sixty-four bit word"}
+	if sa := New(terms).sa; sa == nil || !sa.cut || len(sa.groups) != 2 {
+		t.Fatalf("want the terms cut into two words, got %+v", sa)
+	}
+	// Whole terms that end where a cut one ends ("truth", "source of truth").
+	terms = append(terms, "truth", "maintained", "word")
 	m := New(terms)
-	if m.sa == nil || !m.sa.cut || len(m.sa.groups) > 2 {
-		t.Fatalf("want the terms cut into at most two words, got %+v", m.sa)
+	if m.sa == nil || !m.sa.cut {
+		t.Fatalf("want the terms cut, got %+v", m.sa)
 	}
 	text := []byte(strings.Repeat("// Deprecated: do not use. The source of truth is the single source file; "+
 		"parseFlags(execute) returns an Error: a quoted error message that is far longer than one sixty-four bit word.\n"+
