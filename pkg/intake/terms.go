@@ -24,6 +24,7 @@ const (
 	KindFlag          = "flag"
 	KindErrorFragment = "error_fragment"
 	KindQuoted        = "quoted"
+	KindAbbreviation  = "abbreviation"
 	KindCamelPart     = "camel_part"
 	KindSnakePart     = "snake_part"
 	KindWord          = "word"
@@ -32,7 +33,7 @@ const (
 var kindRank = map[string]int{
 	KindStackFrame: 0, KindPath: 1, KindFileName: 2, KindQualified: 3, KindDotted: 4,
 	KindIdentifier: 5, KindFlag: 6, KindErrorFragment: 7, KindQuoted: 8,
-	KindCamelPart: 9, KindSnakePart: 10, KindWord: 11,
+	KindCamelPart: 9, KindSnakePart: 10, KindWord: 11, KindAbbreviation: 12,
 }
 
 // Limits on the length of phrase terms, in bytes.
@@ -763,6 +764,11 @@ func (x *extractor) classify(tok string, off int, code, call bool, parent string
 			return
 		}
 		x.add(lw, KindWord, off, len(tok), "", "", 0)
+		if off < x.body {
+			for _, ab := range abbreviations[lw] {
+				x.add(ab, KindAbbreviation, off, len(tok), lw, "", 0)
+			}
+		}
 	}
 }
 
@@ -861,3 +867,67 @@ func splitCamel(s string) []string {
 	}
 	return append(parts, string(rs[start:]))
 }
+
+// abbreviations are the short forms code conventionally writes for an
+// English word ("modulo" is funcOpMod, "arguments" are args): a plain goal
+// word also looks for them, as a term of its own, so its own document
+// frequency decides its weight. Forms that nearly every file of a language
+// uses (err, ctx, func, str, len, fmt, cmd) are left out: they would find
+// everything.
+var abbreviations = func() map[string][]string {
+	m := map[string][]string{}
+	for _, e := range []struct {
+		forms string
+		words string
+	}{
+		{"arg args", "argument arguments"},
+		{"attr attrs", "attribute attributes"},
+		{"auth", "authentication authenticate authorization authorize"},
+		{"cfg", "configuration configurations configure"},
+		{"cond", "condition conditions conditional"},
+		{"desc", "description descriptions"},
+		{"dest", "destination destinations"},
+		{"dir", "directory directories"},
+		{"env", "environment environments"},
+		{"eval", "evaluate evaluation evaluating"},
+		{"exec", "execute execution executing"},
+		{"expr", "expression expressions"},
+		{"idx", "index indexes indices"},
+		{"impl", "implementation implementations"},
+		{"init", "initialize initialization initialise initialisation"},
+		{"iter", "iterator iterators iterate iteration"},
+		{"msg", "message messages"},
+		{"mod", "modulo modulus"},
+		{"mul", "multiply multiplication multiplying"},
+		{"div", "divide division dividing divided"},
+		{"num", "number numbers numeric"},
+		{"obj", "object objects"},
+		{"opt opts", "option options"},
+		{"param params", "parameter parameters"},
+		{"pkg", "package packages"},
+		{"pos", "position positions"},
+		{"prev", "previous"},
+		{"proc", "process processes"},
+		{"prop props", "property properties"},
+		{"ptr", "pointer pointers"},
+		{"repo", "repository repositories"},
+		{"req", "request requests"},
+		{"resp", "response responses"},
+		{"sep", "separator separators"},
+		{"seq", "sequence sequences"},
+		{"spec", "specification specifications"},
+		{"src", "source sources"},
+		{"tmp", "temporary"},
+		{"util", "utility utilities"},
+		{"val", "value values"},
+		{"tmpl", "template templates"},
+		{"ref", "reference references"},
+		{"info", "information"},
+	} {
+		forms := strings.Fields(e.forms)
+		for _, w := range strings.Fields(e.words) {
+			m[w] = forms
+		}
+	}
+	return m
+}()

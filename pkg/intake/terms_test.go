@@ -483,3 +483,31 @@ func TestExtractTermsMixedSeparatorsAndEscapes(t *testing.T) {
 		}
 	}
 }
+
+func TestExtractTermsAbbreviations(t *testing.T) {
+	goal := "Fix modulo of a number by the arguments\n\nThe previous value of the repository is kept."
+	m := termMap(ExtractTerms(goal))
+	for term, parent := range map[string]string{"mod": "modulo", "num": "number", "arg": "arguments", "args": "arguments"} {
+		g, ok := m[term]
+		if !ok || g.Kind != KindAbbreviation || g.Parent != parent {
+			t.Errorf("%q: %+v, want an abbreviation of %q", term, g, parent)
+			continue
+		}
+		if goal[g.Offset:g.Offset+g.Length] != parent {
+			t.Errorf("%q points at %q, want %q", term, goal[g.Offset:g.Offset+g.Length], parent)
+		}
+	}
+	// Body words are words, without their short forms.
+	for _, term := range []string{"prev", "val", "repo"} {
+		if g, ok := m[term]; ok {
+			t.Errorf("%q from the body: %+v", term, g)
+		}
+	}
+	if m["previous"].Kind != KindWord || m["repository"].Kind != KindWord {
+		t.Errorf("body words: %+v %+v", m["previous"], m["repository"])
+	}
+	// A goal that writes the short form itself keeps it as a word.
+	if g := termMap(ExtractTerms("Fix the mod of negative numbers"))["mod"]; g.Kind != KindWord {
+		t.Errorf("mod written in the goal: %+v", g)
+	}
+}
