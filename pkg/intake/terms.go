@@ -900,6 +900,8 @@ var abbreviations = func() map[string][]string {
 		{"mod", "modulo modulus"},
 		{"mul", "multiply multiplication multiplying"},
 		{"div", "divide division dividing divided"},
+		{"add", "addition"},
+		{"sub", "subtract subtraction subtracting"},
 		{"num", "number numbers numeric"},
 		{"obj", "object objects"},
 		{"opt opts", "option options"},
