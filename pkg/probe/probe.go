@@ -221,7 +221,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if w.K1 == 0 {
 		w = rank.Default
 	}
-	scored := rank.Rank(rterms, rfiles, rank.Params{Profile: profile, AvgBytes: avg, Weights: w})
+	rc := o.RankCap
+	if rc <= 0 {
+		rc = DefaultRankCap
+	}
+	// Reasons for what the rank record shows and what neighbour spreading
+	// may lift into it.
+	explain := max(rc, w.SpreadPool)
+	scored := rank.Rank(rterms, rfiles, rank.Params{Profile: profile, AvgBytes: avg, Weights: w, Explain: explain})
 	if w.SpreadSources > 0 && len(scored) > 1 {
 		links, err := useLinks(ctx, o.Walk, files, index, scored, w)
 		if err != nil {
@@ -249,6 +256,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if hitsCap <= 0 {
 		hitsCap = DefaultHitsPerProbe
 	}
+	// rankAt is each file's place in the ranking; unranked files come
+	// after every ranked one.
+	rankAt := make([]int, len(evs))
+	for fi, ev := range evs {
+		rankAt[fi] = len(scored)
+		if ev != nil {
+			if p, ok := position[ev.path]; ok {
+				rankAt[fi] = p
+			}
+		}
+	}
 	type pending struct {
 		hit  schema.Hit
 		file int
@@ -261,11 +279,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		tf := append([]int(nil), targets[pi]...)
 		sort.SliceStable(tf, func(a, b int) bool {
-			pa, oka := position[evs[tf[a]].path]
-			pb, okb := position[evs[tf[b]].path]
-			if oka != okb {
-				return oka
-			}
+			pa, pb := rankAt[tf[a]], rankAt[tf[b]]
 			if pa != pb {
 				return pa < pb
 			}
@@ -361,10 +375,6 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	// The ranking record.
-	rc := o.RankCap
-	if rc <= 0 {
-		rc = DefaultRankCap
-	}
 	rk := &schema.Rank{Total: len(scored), Surfaces: []schema.RankedSurface{}}
 	for i, s := range scored {
 		if i >= rc {

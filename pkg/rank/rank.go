@@ -11,10 +11,13 @@
 package rank
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -240,12 +243,16 @@ type File struct {
 	Neighbor bool
 }
 
-// Scored is a ranked file.
+// Scored is a ranked file. Why holds up to five term reasons, strongest
+// first, then the code-path and neighbour notes; Rank fills it for the first
+// Params.Explain files only.
 type Scored struct {
 	File
 	Score float64
 	Why   []string
 	Terms []string
+	// reasons are the strongest contributions, explained after sorting.
+	reasons []contrib
 }
 
 // Params are the query-level settings.
@@ -255,6 +262,9 @@ type Params struct {
 	// AvgBytes is the mean file size over the corpus.
 	AvgBytes float64
 	Weights  Weights
+	// Explain is how many of the best files get their reasons (Why); 0
+	// means all.
+	Explain int
 }
 
 // Rank scores and orders files; files with a zero score are dropped. Ties
@@ -269,8 +279,10 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 		avg = 1
 	}
 	active := 0
-	for _, t := range terms {
-		if trust(w, t, p.Profile) > 0 && t.IDF > 0 {
+	trusts := make([]float64, len(terms))
+	for i, t := range terms {
+		trusts[i] = trust(w, t, p.Profile)
+		if trusts[i] > 0 && t.IDF > 0 {
 			active++
 		}
 	}
@@ -285,19 +297,14 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			}
 		}
 	}
-	var out []Scored
+	out := make([]Scored, 0, len(files))
 	for _, f := range files {
 		s := Scored{File: f}
 		lenNorm := 1 - w.B + w.B*float64(f.Bytes)/avg
-		type contrib struct {
-			term  string
-			score float64
-			why   string
-		}
 		var cs []contrib
 		for _, e := range f.Evidence {
 			t := terms[e.Term]
-			tr := trust(w, t, p.Profile)
+			tr := trusts[e.Term]
 			if tr == 0 {
 				continue
 			}
@@ -353,25 +360,22 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			body := e.Body + max(e.Definitions, 0) + e.DefLines
 			if body > 0 {
 				tf += w.Body * float64(body) / lenNorm
-				fields = append(fields, fmt.Sprintf("body×%d", body))
 			}
 			if tf == 0 && bonus == 0 {
 				continue
 			}
 			sc := t.IDF * tr * (tf*(w.K1+1)/(tf+w.K1) + bonus*(w.K1+1))
-			cs = append(cs, contrib{t.Term, sc, fmt.Sprintf("%s (%s, %s)", t.Term, t.Origin, strings.Join(fields, ", "))})
+			cs = append(cs, contrib{t.Term, t.Origin, sc, fields, body})
 		}
 		if len(cs) == 0 {
 			continue
 		}
-		sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
+		slices.SortStableFunc(cs, func(a, b contrib) int { return cmp.Compare(b.score, a.score) })
 		for _, c := range cs {
 			s.Score += c.score
 			s.Terms = append(s.Terms, c.term)
-			if len(s.Why) < 5 {
-				s.Why = append(s.Why, c.why)
-			}
 		}
+		s.reasons = cs[:min(len(cs), 5)]
 		if active > 1 {
 			s.Score *= 1 + w.Coverage*float64(len(cs)-1)/float64(active-1)
 		}
@@ -391,13 +395,56 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			out = append(out, s)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
+	// Paths are unique, so this order is total.
+	slices.SortFunc(out, func(a, b Scored) int {
+		if a.Score != b.Score {
+			return cmp.Compare(b.Score, a.Score)
 		}
-		return out[i].Path < out[j].Path
+		return strings.Compare(a.Path, b.Path)
 	})
+	// Only the files that will be shown are explained: writing the reasons
+	// of every file with evidence cost more than scoring them.
+	for i := range out {
+		if p.Explain <= 0 || i < p.Explain {
+			why := make([]string, 0, len(out[i].reasons)+len(out[i].Why))
+			for _, c := range out[i].reasons {
+				why = append(why, c.String())
+			}
+			out[i].Why = append(why, out[i].Why...)
+		} else {
+			out[i].Why = nil
+		}
+		out[i].reasons = nil
+	}
 	return out
+}
+
+// contrib is one term's share of a file's score and the fields it came
+// from, for the file's reasons.
+type contrib struct {
+	term, origin string
+	score        float64
+	fields       []string
+	body         int
+}
+
+// String is the reason as the rank record writes it:
+// "term (origin, field, …, body×N)".
+func (c contrib) String() string {
+	var b strings.Builder
+	b.WriteString(c.term)
+	b.WriteString(" (")
+	b.WriteString(c.origin)
+	for _, f := range c.fields {
+		b.WriteString(", ")
+		b.WriteString(f)
+	}
+	if c.body > 0 {
+		b.WriteString(", body×")
+		b.WriteString(strconv.Itoa(c.body))
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 // Link says that From, one of the strongest files, uses Uses distinct names

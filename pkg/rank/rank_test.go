@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -267,5 +268,38 @@ func TestVerbatimCodeName(t *testing.T) {
 	without := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100, Weights: w})
 	if Default.CodeName <= 0 || with[0].Score <= without[0].Score || !strings.Contains(strings.Join(with[0].Why, ";"), "verbatim code name") {
 		t.Fatalf("code name bonus missing: %v vs %v", with[0], without[0])
+	}
+}
+
+// TestExplainOnlyTheBest checks that Params.Explain limits the reasons to
+// the first files and leaves scores and order alone.
+func TestExplainOnlyTheBest(t *testing.T) {
+	terms := []Term{{Term: "alpha", Origin: "code_symbol", IDF: 2}, {Term: "beta", Origin: "exploratory", IDF: 1}}
+	var files []File
+	for i := range 6 {
+		files = append(files, File{Path: fmt.Sprintf("f%d.go", i), Bytes: 100, Evidence: []TermEvidence{
+			{Term: 0, Body: i + 1, Definitions: i % 2}, {Term: 1, Body: 1}}})
+	}
+	all := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100})
+	two := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100, Explain: 2})
+	if len(all) != 6 || len(two) != 6 {
+		t.Fatalf("ranked %d and %d files, want 6", len(all), len(two))
+	}
+	for i := range all {
+		if all[i].Path != two[i].Path || all[i].Score != two[i].Score {
+			t.Errorf("#%d: %s %v vs %s %v", i, all[i].Path, all[i].Score, two[i].Path, two[i].Score)
+		}
+		if len(all[i].Why) == 0 {
+			t.Errorf("#%d %s: no reasons with Explain 0", i, all[i].Path)
+		}
+		if i < 2 && strings.Join(two[i].Why, "|") != strings.Join(all[i].Why, "|") {
+			t.Errorf("#%d: reasons %q, want %q", i, two[i].Why, all[i].Why)
+		}
+		if i >= 2 && two[i].Why != nil {
+			t.Errorf("#%d: reasons %q past Explain", i, two[i].Why)
+		}
+	}
+	if got := all[0].Why[0]; got != "alpha (code_symbol, definition, body×7)" {
+		t.Errorf("top reason %q", got)
 	}
 }
