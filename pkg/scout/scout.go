@@ -21,6 +21,7 @@ import (
 	"regexp/syntax"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -266,6 +267,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// one buffer.
 	reuse := o.Walk
 	reuse.ReuseBuffers = true
+	// Symbols are read into a slice of the worker's, reused file to file
+	// (only their names are kept, as strings).
+	symBufs := sync.Pool{New: func() any { return new([]symbols.Symbol) }}
 	err = walk.Each(ctx, reuse, files, func(f walk.File, data []byte) error {
 		i := index[f.Path]
 		out := &fileOut{counts: map[string]int{}, touched: map[string]bool{}, sizeBytes: len(data),
@@ -385,7 +389,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if lang := symbols.Lang(f.Path); lang != "" {
 			out.touched[ScanSymbols] = true
 			timed(ScanSymbols, func() {
-				for _, s := range symbols.Extract(f.Path, data) {
+				buf := symBufs.Get().(*[]symbols.Symbol)
+				defer symBufs.Put(buf)
+				*buf = symbols.AppendExtract((*buf)[:0], f.Path, data)
+				for _, s := range *buf {
 					confirmD(ScanSymbols, "code_symbol", s.Line, s.Name, func() string {
 						d := s.Kind + " " + s.Lang
 						if s.Container != "" {

@@ -7,8 +7,7 @@ import "bytes"
 // "var (") hold one spec per line indented by one tab, and the group ends
 // with ")" in column 0. Multi-line raw strings are tracked so their content
 // is never read as a declaration.
-func goSymbols(src []byte) []Symbol {
-	var out []Symbol
+func goSymbols(out []Symbol, src []byte) []Symbol {
 	group := "" // "type", "const" or "var" inside a grouped declaration
 	inRaw, inComment := false, false
 	// Most files have no raw string at all: then no line needs looking at

@@ -52,8 +52,7 @@ var pyRules = rules(
 	"var", `^(?P<name>[A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`,
 )
 
-func pythonSymbols(src []byte) []Symbol {
-	var out []Symbol
+func pythonSymbols(out []Symbol, src []byte) []Symbol {
 	inDoc := ""
 	var classes []struct {
 		indent int
@@ -126,8 +125,7 @@ var jsKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch
 	"return": true, "function": true, "with": true, "else": true, "do": true, "try": true, "new": true,
 	"typeof": true, "await": true, "super": true, "constructor": false}
 
-func jsSymbols(src []byte) []Symbol {
-	var out []Symbol
+func jsSymbols(out []Symbol, src []byte) []Symbol {
 	forCodeLines(src, func(no int, line, t []byte) {
 		if t[0] == '*' || t[0] == '}' || t[0] == '.' {
 			return
@@ -158,8 +156,7 @@ var rustRules = rules(
 	"impl", `^\s*(?:unsafe\s+)?impl(?:\s*<[^{]*?>)?\s+(?:[\w:<>, ]+?\s+for\s+)?(?P<name>[A-Za-z_]\w*)`,
 )
 
-func rustSymbols(src []byte) []Symbol {
-	var out []Symbol
+func rustSymbols(out []Symbol, src []byte) []Symbol {
 	forLines(src, func(no int, line []byte) {
 		t := skipSpace(line)
 		if len(t) == 0 || bytes.HasPrefix(t, []byte("//")) {
@@ -188,8 +185,7 @@ var javaRules = rules(
 var javaKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "catch": true,
 	"return": true, "new": true, "else": true, "throw": true, "synchronized": true, "try": true, "do": true}
 
-func javaSymbols(src []byte) []Symbol {
-	var out []Symbol
+func javaSymbols(out []Symbol, src []byte) []Symbol {
 	forCodeLines(src, func(no int, line, t []byte) {
 		if t[0] == '*' || t[0] == '}' || t[0] == '@' && !bytes.Contains(t, []byte("interface")) {
 			return
@@ -218,8 +214,7 @@ var cRules = rules(
 var cKeywords = map[string]bool{"if": true, "for": true, "while": true, "switch": true, "return": true,
 	"else": true, "do": true, "sizeof": true, "case": true, "goto": true, "typedef": true, "static_assert": true}
 
-func cSymbols(src []byte) []Symbol {
-	var out []Symbol
+func cSymbols(out []Symbol, src []byte) []Symbol {
 	typedefBlock := false
 	// Function definitions need to look ahead for "{" before ";", so keep
 	// the offsets of each line.
@@ -327,8 +322,7 @@ var rubyRules = rules(
 
 var rubyAttr = regexp.MustCompile(`:([A-Za-z_]\w*)`)
 
-func rubySymbols(src []byte) []Symbol {
-	var out []Symbol
+func rubySymbols(out []Symbol, src []byte) []Symbol {
 	inDoc := false
 	forLines(src, func(no int, line []byte) {
 		if inDoc {

@@ -67,30 +67,36 @@ func Lang(name string) string {
 // Extract returns the definitions in src, a file named name, in line order.
 // It returns nil for a language it does not know.
 func Extract(name string, src []byte) []Symbol {
+	return AppendExtract(nil, name, src)
+}
+
+// AppendExtract appends the definitions in src to dst and returns the
+// extended slice, so a caller that reads many files can reuse one.
+func AppendExtract(dst []Symbol, name string, src []byte) []Symbol {
 	lang := Lang(name)
-	var syms []Symbol
+	n := len(dst)
 	switch lang {
 	case "go":
-		syms = goSymbols(src)
+		dst = goSymbols(dst, src)
 	case "python":
-		syms = pythonSymbols(src)
+		dst = pythonSymbols(dst, src)
 	case "javascript", "typescript":
-		syms = jsSymbols(src)
+		dst = jsSymbols(dst, src)
 	case "rust":
-		syms = rustSymbols(src)
+		dst = rustSymbols(dst, src)
 	case "java":
-		syms = javaSymbols(src)
+		dst = javaSymbols(dst, src)
 	case "c", "cpp":
-		syms = cSymbols(src)
+		dst = cSymbols(dst, src)
 	case "ruby":
-		syms = rubySymbols(src)
+		dst = rubySymbols(dst, src)
 	default:
-		return nil
+		return dst
 	}
-	for i := range syms {
-		syms[i].Lang = lang
+	for i := n; i < len(dst); i++ {
+		dst[i].Lang = lang
 	}
-	return syms
+	return dst
 }
 
 // forLines calls fn for every line of src (without its terminator) with its
