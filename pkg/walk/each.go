@@ -166,6 +166,7 @@ func readInto(b beneath, f File, maxSize int64, scratch []byte) ([]byte, *Skip) 
 			copy(nb, buf)
 			buf = nb
 		}
+		want := cap(buf) - len(buf)
 		k, err := h.read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+k]
 		if err == io.EOF {
@@ -173,6 +174,12 @@ func readInto(b beneath, f File, maxSize int64, scratch []byte) ([]byte, *Skip) 
 		}
 		if err != nil {
 			return nil, &Skip{Path: f.Path, Reason: ReasonUnreadable, SizeBytes: size, Detail: errText(err)}
+		}
+		// A regular file's read comes back short only at its end: once the
+		// size fstat gave is in, a short read needs no second read to
+		// confirm it.
+		if k < want && int64(len(buf)) >= size {
+			break
 		}
 	}
 	if int64(len(buf)) > maxSize {
