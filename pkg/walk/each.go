@@ -177,8 +177,9 @@ func readInto(b beneath, f File, maxSize int64, scratch []byte) ([]byte, *Skip) 
 		}
 		// A regular file's read comes back short only at its end: once the
 		// size fstat gave is in, a short read needs no second read to
-		// confirm it.
-		if k < want && int64(len(buf)) >= size {
+		// confirm it. Not for a size of 0: procfs, sysfs and some network
+		// filesystems report 0 and hand out the content in short reads.
+		if k < want && size > 0 && int64(len(buf)) == size {
 			break
 		}
 	}
