@@ -321,7 +321,6 @@ func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
 // scanShiftAnd is Scan's loop over the Shift-And words. Matches ending at
 // the same byte are reported in term order, as the automaton does.
 func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) {
-	gs := m.sa.groups
 	report := func(i int, hits []int32) bool {
 		sortHits(hits)
 		for _, t := range hits {
@@ -332,11 +331,21 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 		}
 		return true
 	}
-	if m.sa.cut {
-		var flush func() bool
-		report, flush = m.cutReporter(data, fn)
-		defer flush()
+	if !m.sa.cut {
+		m.shiftAndLoop(data, report)
+		return
 	}
+	report, flush := m.cutReporter(data, fn)
+	if m.shiftAndLoop(data, report) {
+		flush()
+	}
+}
+
+// shiftAndLoop runs the Shift-And words over data and calls report with the
+// terms whose words end at each byte. It returns false when report stopped
+// the scan.
+func (m *Matcher) shiftAndLoop(data []byte, report func(int, []int32) bool) bool {
+	gs := m.sa.groups
 	var buf [8]int32
 	collect := func(g *saGroup, x uint64, hits []int32) []int32 {
 		for x != 0 {
@@ -354,11 +363,11 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 			d = (d<<1 | start) & tb[data[i]]
 			if d&final != 0 {
 				if !report(i, collect(g, d&final, buf[:0])) {
-					return
+					return false
 				}
 			}
 		}
-		return
+		return true
 	}
 	if len(gs) == 2 {
 		g0, g1 := &gs[0], &gs[1]
@@ -373,11 +382,11 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 				h := collect(g0, d0&g0.final, buf[:0])
 				h = collect(g1, d1&g1.final, h)
 				if !report(i, h) {
-					return
+					return false
 				}
 			}
 		}
-		return
+		return true
 	}
 	g0, g1, g2 := &gs[0], &gs[1], &gs[2]
 	b0, b1, b2 := &g0.b, &g1.b, &g2.b
@@ -394,28 +403,27 @@ func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) 
 			h = collect(g1, d1&f1, h)
 			h = collect(g2, d2&f2, h)
 			if !report(i, h) {
-				return
+				return false
 			}
 		}
 	}
+	return true
 }
 
 // cutReporter reports the hits of a scan whose words hold cut terms: a
 // prefix hit is kept only when the rest of its term follows, and waits until
 // the scan has passed the term's end, so that matches still come in order of
 // end offset (ties by term index), as the automaton gives them. flush
-// reports what still waits when the scan ends; after fn has returned false,
-// neither reports anything more.
+// reports what still waits when the scan has run to the end; the caller does
+// not call it after fn has stopped the scan.
 func (m *Matcher) cutReporter(data []byte, fn func(term, start, end int) bool) (report func(int, []int32) bool, flush func() bool) {
 	type hit struct{ at, term, start, end int }
 	var wait []hit // by (at, term): at is where the automaton would report
-	stopped := false
 	emit := func(upTo int) bool {
 		k := 0
 		for ; k < len(wait) && wait[k].at <= upTo; k++ {
 			h := wait[k]
 			if !fn(int(m.orig[h.term]), h.start, h.end) {
-				stopped = true
 				return false
 			}
 		}
@@ -463,18 +471,12 @@ func (m *Matcher) cutReporter(data []byte, fn func(term, start, end int) bool) (
 			}
 			start := i + 1 - len(m.terms[t])
 			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(m.orig[t]), start, end) {
-				stopped = true
 				return false
 			}
 		}
 		return true
 	}
-	flush = func() bool {
-		if stopped {
-			return false
-		}
-		return emit(len(data))
-	}
+	flush = func() bool { return emit(len(data)) }
 	return report, flush
 }
 
