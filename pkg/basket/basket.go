@@ -11,6 +11,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -79,11 +80,8 @@ func leadVerb(goal string) int {
 	if m == nil {
 		return -1
 	}
-	w := strings.ToLower(goal[m[2]:m[3]])
-	for _, v := range ChangeVerbs {
-		if w == v {
-			return m[2]
-		}
+	if slices.Contains(ChangeVerbs, strings.ToLower(goal[m[2]:m[3]])) {
+		return m[2]
 	}
 	return -1
 }

@@ -395,13 +395,7 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			out = append(out, s)
 		}
 	}
-	// Paths are unique, so this order is total.
-	slices.SortFunc(out, func(a, b Scored) int {
-		if a.Score != b.Score {
-			return cmp.Compare(b.Score, a.Score)
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
+	slices.SortFunc(out, byScore)
 	// Only the files that will be shown are explained: writing the reasons
 	// of every file with evidence cost more than scoring them.
 	for i := range out {
@@ -501,13 +495,17 @@ func Spread(scored []Scored, links []Link, w Weights) []Scored {
 	for i, why := range lifted {
 		scored[i].Why = append(scored[i].Why, why)
 	}
-	sort.SliceStable(scored, func(i, j int) bool {
-		if scored[i].Score != scored[j].Score {
-			return scored[i].Score > scored[j].Score
-		}
-		return scored[i].Path < scored[j].Path
-	})
+	slices.SortFunc(scored, byScore)
 	return scored
+}
+
+// byScore orders ranked files best first, ties by path. Paths are unique, so
+// the order is total.
+func byScore(a, b Scored) int {
+	if a.Score != b.Score {
+		return cmp.Compare(b.Score, a.Score)
+	}
+	return strings.Compare(a.Path, b.Path)
 }
 
 // literalKind tells whether a goal term is a quoted phrase of two words or

@@ -12,6 +12,8 @@
 package refs
 
 import (
+	"github.com/rtch/rtch/pkg/symbols"
+
 	"bytes"
 	"path"
 	"strings"
@@ -41,11 +43,8 @@ type pyImport struct {
 
 // Lang is the language refs links: "go", "python" or "".
 func Lang(p string) string {
-	switch strings.ToLower(path.Ext(p)) {
-	case ".go":
-		return "go"
-	case ".py", ".pyi":
-		return "python"
+	if l := symbols.Lang(p); l == "go" || l == "python" {
+		return l
 	}
 	return ""
 }

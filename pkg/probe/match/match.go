@@ -309,36 +309,40 @@ func (m *Matcher) Scan(data []byte, fn func(term, start, end int) bool) {
 		}
 		st := int(v>>1) / m.nclass
 		for _, t := range m.out[st] {
-			start := i + 1 - len(m.terms[t])
-			end, ok := m.boundary(data, start, i+1, int(t))
-			if ok && !fn(int(m.orig[t]), start, end) {
+			if !m.whole(data, t, i, fn) {
 				return
 			}
 		}
 	}
 }
 
+// whole hands fn the whole-term match of pattern t ending at byte i, if its
+// boundaries hold; it returns false when fn stops the scan.
+func (m *Matcher) whole(data []byte, t int32, i int, fn func(term, start, end int) bool) bool {
+	start := i + 1 - len(m.terms[t])
+	end, ok := m.boundary(data, start, i+1, int(t))
+	return !ok || fn(int(m.orig[t]), start, end)
+}
+
 // scanShiftAnd is Scan's loop over the Shift-And words. Matches ending at
 // the same byte are reported in term order, as the automaton does.
 func (m *Matcher) scanShiftAnd(data []byte, fn func(term, start, end int) bool) {
-	report := func(i int, hits []int32) bool {
+	if m.sa.cut {
+		report, flush := m.cutReporter(data, fn)
+		if m.shiftAndLoop(data, report) {
+			flush()
+		}
+		return
+	}
+	m.shiftAndLoop(data, func(i int, hits []int32) bool {
 		sortHits(hits)
 		for _, t := range hits {
-			start := i + 1 - len(m.terms[t])
-			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(m.orig[t]), start, end) {
+			if !m.whole(data, t, i, fn) {
 				return false
 			}
 		}
 		return true
-	}
-	if !m.sa.cut {
-		m.shiftAndLoop(data, report)
-		return
-	}
-	report, flush := m.cutReporter(data, fn)
-	if m.shiftAndLoop(data, report) {
-		flush()
-	}
+	})
 }
 
 // shiftAndLoop runs the Shift-And words over data and calls report with the
@@ -469,8 +473,7 @@ func (m *Matcher) cutReporter(data []byte, fn func(term, start, end int) bool) (
 				hold(t, i)
 				continue
 			}
-			start := i + 1 - len(m.terms[t])
-			if end, ok := m.boundary(data, start, i+1, int(t)); ok && !fn(int(m.orig[t]), start, end) {
+			if !m.whole(data, t, i, fn) {
 				return false
 			}
 		}
@@ -687,42 +690,39 @@ const maxShiftAndGroups = 3
 const minPrefix = 5
 
 func newShiftAnd(terms []string) *shiftAnd {
+	// Longest first, so that first-fit packs well for every prefix length.
+	order := make([]int, len(terms))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return len(terms[b]) - len(terms[a]) })
 	longest := 0
-	for _, t := range terms {
-		longest = max(longest, len(t))
+	if len(terms) > 0 {
+		longest = min(len(terms[order[0]]), 64)
 	}
 	// The fewest words first, then the longest prefixes that fit them: a
 	// word less saves more per byte than the comparisons a shorter prefix
 	// costs at its hits.
 	for n := 1; n <= maxShiftAndGroups; n++ {
-		for p := min(longest, 64); p >= minPrefix || p == min(longest, 64); p-- {
-			if sa := packShiftAnd(terms, n, p); sa != nil {
-				return sa
+		for p := longest; p >= minPrefix || p == longest; p-- {
+			if words := packWords(terms, order, n, p); words != nil {
+				return buildShiftAnd(terms, words, p)
 			}
 		}
 	}
 	return nil
 }
 
-// packShiftAnd packs the terms, each cut to at most p bytes, longest first
-// into the first of n words with room, or returns nil when they do not fit.
-func packShiftAnd(terms []string, n, p int) *shiftAnd {
-	sa := &shiftAnd{plen: make([]int, len(terms))}
+// packWords places the terms, cut to at most p bytes, first-fit in order
+// into at most n words: the word and bit offset of each term, or nil when
+// they do not fit (or no term is left).
+func packWords(terms []string, order []int, n, p int) [][2]int {
+	place := make([][2]int, len(terms))
 	used := make([]int, 0, n)
-	order := make([]int, len(terms))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return min(len(terms[b]), p) - min(len(terms[a]), p) })
 	for _, t := range order {
-		term := terms[t]
-		if term == "" {
+		k := min(len(terms[t]), p)
+		if k == 0 {
 			continue
-		}
-		k := min(len(term), p)
-		sa.plen[t] = k
-		if k < len(term) {
-			sa.cut = true
 		}
 		w := 0
 		for w < len(used) && used[w]+k > 64 {
@@ -733,9 +733,33 @@ func packShiftAnd(terms []string, n, p int) *shiftAnd {
 				return nil
 			}
 			used = append(used, 0)
+		}
+		place[t] = [2]int{w, used[w]}
+		used[w] += k
+	}
+	if len(used) == 0 {
+		return nil
+	}
+	return place
+}
+
+// buildShiftAnd fills the words for the places packWords chose.
+func buildShiftAnd(terms []string, place [][2]int, p int) *shiftAnd {
+	sa := &shiftAnd{plen: make([]int, len(terms))}
+	for t, term := range terms {
+		k := min(len(term), p)
+		if k == 0 {
+			continue
+		}
+		sa.plen[t] = k
+		if k < len(term) {
+			sa.cut = true
+		}
+		w, at := place[t][0], place[t][1]
+		for len(sa.groups) <= w {
 			sa.groups = append(sa.groups, saGroup{})
 		}
-		g, at := &sa.groups[w], used[w]
+		g := &sa.groups[w]
 		for j := 0; j < k; j++ {
 			c := term[j]
 			bit := uint64(1) << uint(at+j)
@@ -747,10 +771,6 @@ func packShiftAnd(terms []string, n, p int) *shiftAnd {
 		g.start |= 1 << uint(at)
 		g.final |= 1 << uint(at+k-1)
 		g.termAt[at+k-1] = int32(t)
-		used[w] += k
-	}
-	if len(sa.groups) == 0 {
-		return nil
 	}
 	return sa
 }
