@@ -68,6 +68,10 @@ var (
 	reHTMLTag     = regexp.MustCompile(`(?i)</?(?:a|b|br|code|details|div|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|source|span|strong|sub|summary|sup|table|td|th|tr|ul|video)\b[^<>\n]*>`)
 	reEnvLine     = regexp.MustCompile(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
 	reAngle       = regexp.MustCompile(`<[A-Za-z][\w-]{0,30}>`)
+	// reIssueRef is a reference to an issue or pull request, with the keyword
+	// that closes it on merge when there is one: "close #56", "Fixes
+	// owner/repo#12", "resolves GH-7", "(#614)".
+	reIssueRef = regexp.MustCompile(`(?i)(?:\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+)?(?:\b[\w.-]+/[\w.-]+)?(?:#|\bgh-)\d+\b`)
 )
 
 // htmlTags are the tags of issue markup, never literals of the program.
@@ -182,8 +186,11 @@ func (x *extractor) sorted() []schema.GoalTerm {
 }
 
 // maskNoise hides what is never a term: HTML comments (issue-template
-// instructions) and markup tags with their attributes (<img src=…>), URLs (keeping the file path of a GitHub blob link), e-mail
-// addresses, traceback headers, issue-template headings and IPython prompts.
+// instructions) and markup tags with their attributes (<img src=…>), URLs
+// (keeping the file path of a GitHub blob link), e-mail addresses, issue
+// references with their closing keyword ("close #56": the word names what the
+// merge does to the issue, not the code), traceback headers, issue-template
+// headings and IPython prompts.
 func (x *extractor) maskNoise() {
 	for _, re := range []*regexp.Regexp{reHTMLComment, reHTMLTag} {
 		for _, m := range re.FindAllStringIndex(x.s, -1) {
@@ -202,10 +209,7 @@ func (x *extractor) maskNoise() {
 		}
 		x.setMask(m[0], m[1])
 	}
-	for _, m := range reEmail.FindAllStringIndex(x.s, -1) {
-		x.setMask(m[0], m[1])
-	}
-	for _, re := range []*regexp.Regexp{reBoilerLine, reTemplate, rePrompt} {
+	for _, re := range []*regexp.Regexp{reEmail, reIssueRef, reBoilerLine, reTemplate, rePrompt} {
 		for _, m := range re.FindAllStringIndex(x.s, -1) {
 			x.setMask(m[0], m[1])
 		}

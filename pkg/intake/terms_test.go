@@ -511,3 +511,28 @@ func TestExtractTermsAbbreviations(t *testing.T) {
 		t.Errorf("mod written in the goal: %+v", g)
 	}
 }
+
+func TestExtractTermsIssueReferences(t *testing.T) {
+	// The keyword that closes an issue on merge says nothing about the code;
+	// the same word elsewhere in the goal is still a term.
+	goal := "fix panic on printing a query (close #56)\n\nCloses cli/cli#12, resolves GH-7. The reader must close the file."
+	m := termMap(ExtractTerms(goal))
+	g, ok := m["close"]
+	if !ok || g.Count != 1 || goal[g.Offset:g.Offset+g.Length] != "close" || g.Offset < strings.Index(goal, "reader") {
+		t.Errorf("close: %+v, want one occurrence, in the body's sentence", g)
+	}
+	for _, w := range []string{"closes", "resolves", "gh", "cli", "cli/cli", "56", "12", "7"} {
+		if g, ok := m[w]; ok {
+			t.Errorf("%q taken from an issue reference: %+v", w, g)
+		}
+	}
+	for _, w := range []string{"panic", "printing", "query", "reader", "file"} {
+		if _, ok := m[w]; !ok {
+			t.Errorf("%q dropped from %s", w, dump(ExtractTerms(goal)))
+		}
+	}
+	// A keyword without a reference is a word like any other.
+	if _, ok := termMap(ExtractTerms("Close the pager when the input ends"))["close"]; !ok {
+		t.Errorf("close without a reference dropped")
+	}
+}
