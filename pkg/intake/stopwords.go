@@ -65,6 +65,11 @@ want wanted wonder wondering work worked working works would
 // (basket.ChangeVerbs).
 var titleWords = setOf(`add issue issues update use`)
 
+// changeTypes are the leading words of a commit-style title that name the
+// kind of change or a symptom rather than a place ("fix: …", "feat: …",
+// "panic: …", numpy's "ENH: …"), so they are never its scope.
+var changeTypes = setOf(`bld breaking bug bugfix build chore ci dep doc docs enh error fatal feat feature fix fixes hotfix issue maint note panic perf question refactor regression release revert security style test tests todo tst update warning wip`)
+
 // codeStop are keywords and ubiquitous names of common languages: inside code
 // they are grammar, not topic.
 var codeStop = setOf(`

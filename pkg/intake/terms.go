@@ -24,6 +24,7 @@ const (
 	KindFlag          = "flag"
 	KindErrorFragment = "error_fragment"
 	KindQuoted        = "quoted"
+	KindScope         = "scope"
 	KindAbbreviation  = "abbreviation"
 	KindCamelPart     = "camel_part"
 	KindSnakePart     = "snake_part"
@@ -33,7 +34,7 @@ const (
 var kindRank = map[string]int{
 	KindStackFrame: 0, KindPath: 1, KindFileName: 2, KindQualified: 3, KindDotted: 4,
 	KindIdentifier: 5, KindFlag: 6, KindErrorFragment: 7, KindQuoted: 8,
-	KindCamelPart: 9, KindSnakePart: 10, KindWord: 11, KindAbbreviation: 12,
+	KindScope: 9, KindCamelPart: 10, KindSnakePart: 11, KindWord: 12, KindAbbreviation: 13,
 }
 
 // Limits on the length of phrase terms, in bytes.
@@ -68,6 +69,10 @@ var (
 	reHTMLTag     = regexp.MustCompile(`(?i)</?(?:a|b|br|code|details|div|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|source|span|strong|sub|summary|sup|table|td|th|tr|ul|video)\b[^<>\n]*>`)
 	reEnvLine     = regexp.MustCompile(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
 	reAngle       = regexp.MustCompile(`<[A-Za-z][\w-]{0,30}>`)
+	// reScope is the scope of a commit-style title: "api: …", "cmd, doc:
+	// …" (group 1) or the conventional "fix(release): …" (group 2).
+	reScope     = regexp.MustCompile(`^[ \t]*(?:([A-Za-z][\w.-]*(?:/[\w.-]+)*(?:,[ \t]*[A-Za-z][\w.-]*(?:/[\w.-]+)*)*)|[A-Za-z]+\(([A-Za-z][\w.-]*(?:/[\w.-]+)*)\))!?:[ \t]+\S`)
+	reScopeWord = regexp.MustCompile(`[A-Za-z][\w.-]*`)
 	// reIssueRef is a reference to an issue or pull request, with the keyword
 	// that closes it on merge when there is one: "close #56", "Fixes
 	// owner/repo#12", "resolves GH-7", "(#614)".
@@ -107,6 +112,7 @@ func ExtractTerms(goal string) []schema.GoalTerm {
 	x.paths()
 	x.flags()
 	x.hyphenated()
+	x.scope()
 	x.tokens()
 	return x.sorted()
 }
@@ -791,6 +797,34 @@ func bodyStart(goal string) int {
 		return len(goal)
 	}
 	return lead + i
+}
+
+// scope takes the scope of a commit-style first line as terms of kind
+// scope: the words before the colon of "api: return structured error" or
+// inside the parentheses of "fix(release): …" name the package or directory
+// the change is about; each word of "net/http:" is a scope word. A bare
+// leading word that names the kind of change or a symptom ("fix:", "feat:",
+// "panic:") is no scope.
+func (x *extractor) scope() {
+	m := reScope.FindStringSubmatchIndex(x.s[:x.body])
+	if m == nil {
+		return
+	}
+	a, b, typed := m[2], m[3], false
+	if a < 0 {
+		a, b, typed = m[4], m[5], true
+	}
+	if x.masked(a, b) || x.code[a] {
+		return
+	}
+	for _, w := range reScopeWord.FindAllStringIndex(x.s[a:b], -1) {
+		wa, wb := a+w[0], a+w[1]
+		lw := strings.ToLower(x.s[wa:wb])
+		if (!typed && changeTypes[lw]) || englishStop[lw] {
+			continue
+		}
+		x.add(lw, KindScope, wa, wb-wa, "", "", 0)
+	}
 }
 
 // splitParts adds the snake_case and CamelCase parts of an identifier,

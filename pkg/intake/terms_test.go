@@ -536,3 +536,31 @@ func TestExtractTermsIssueReferences(t *testing.T) {
 		t.Errorf("close without a reference dropped")
 	}
 }
+
+func TestExtractTermsScope(t *testing.T) {
+	for goal, want := range map[string][]string{
+		"api: return structured error for failed API calls": {"api"},
+		"fix(release): discussion category with assets":     {"release"},
+		"cmd, api: regenerate the manual":                   {"cmd", "api"},
+		"fix: no scope in a change type":                    nil,
+		"Bugfix: Retention period is sent as 0":             nil,
+		"panic: runtime error: index out of range":          nil,
+		"net/http: close idle connections":                  {"net", "http"},
+		"Fix the parser\n\nparser: more in the body":        nil,
+		"Regression in 5.2.3: pytest tries to collect":      nil,
+	} {
+		var got []string
+		for _, g := range ExtractTerms(goal) {
+			if g.Kind == KindScope {
+				got = append(got, g.Term)
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%q: scope %v, want %v", goal, got, want)
+		}
+	}
+	// The scope word written again later is one term, counted twice.
+	if g := termMap(ExtractTerms("api: return structured error for failed API calls"))["api"]; g.Count != 2 || g.Offset != 0 {
+		t.Errorf("api: %+v", g)
+	}
+}

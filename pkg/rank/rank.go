@@ -48,6 +48,7 @@ type Weights struct {
 	FileNameExact float64 // term equals the file name's stem ("command" → command.go)
 	FileNamePart  float64 // term is a word of the file name ("help" → help_topics.go)
 	DirName       float64 // term names a directory on the path
+	Scope         float64 // a title's scope ("api: …") names the file or a directory on its path
 	Definition    float64 // a definition of the term (symbol name confirmed by the scout)
 	DefLine       float64 // the term inside a definition line's name ("func (c *Command) ExecuteC")
 	// Phrase is the strong field of a literal the goal quotes (a quoted
@@ -170,6 +171,7 @@ var Default = Weights{
 	FileNameExact: 0.3,
 	FileNamePart:  0.15,
 	DirName:       0.1,
+	Scope:         1,
 	Definition:    0.3,
 	DefLine:       0.1,
 	Phrase:        1.5,
@@ -321,6 +323,10 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			if e.DirName {
 				bonus += w.DirName
 				fields = append(fields, "directory")
+			}
+			if t.GoalKind == "scope" && (e.DirName || e.FileNameExact || e.FileNamePart) {
+				bonus += w.Scope
+				fields = append(fields, "scope")
 			}
 			if e.Definitions > 0 {
 				bonus += w.Definition

@@ -303,3 +303,23 @@ func TestExplainOnlyTheBest(t *testing.T) {
 		t.Errorf("top reason %q", got)
 	}
 }
+
+func TestScopeNamesThePlace(t *testing.T) {
+	// "api: return structured error": a file under api/ with few mentions
+	// passes a file elsewhere that mentions api often; as a plain word the
+	// directory counts for little and the mentions win.
+	files := []File{
+		{Path: "api/client.go", Bytes: 100, Evidence: []TermEvidence{{Term: 0, DirName: true, Body: 2}}},
+		{Path: "command/issue.go", Bytes: 100, Evidence: []TermEvidence{{Term: 0, Body: 40}}},
+	}
+	for kind, first := range map[string]string{"scope": "api/client.go", "word": "command/issue.go"} {
+		terms := []Term{{Term: "api", Origin: "file_path", Use: "locate", IDF: 1, GoalKind: kind}}
+		s := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 100})
+		if len(s) != 2 || s[0].Path != first {
+			t.Errorf("goal kind %s: %+v, want %s first", kind, s, first)
+		}
+		if got := strings.Contains(strings.Join(s[0].Why, ";"), "scope"); got != (kind == "scope") {
+			t.Errorf("goal kind %s: reasons %q", kind, s[0].Why)
+		}
+	}
+}

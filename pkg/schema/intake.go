@@ -59,9 +59,10 @@ type GoalTerm struct {
 	Term string `json:"term"`
 	// Kind is how it was recognised: identifier, camel_part, snake_part, dotted,
 	// qualified (pkg.Func), path, file_name, quoted, error_fragment, stack_frame,
-	// flag (a --long-flag, recorded without dashes), word, abbreviation (the
-	// short form code writes for a title word: mod for modulo; Parent is the
-	// word).
+	// flag (a --long-flag, recorded without dashes), scope (a word of a
+	// commit-style title's scope: api in "api: …", release in "fix(release):
+	// …"), word, abbreviation (the short form code writes for a title word:
+	// mod for modulo; Parent is the word).
 	Kind string `json:"kind"`
 	// Origin is "exploratory" at intake; the scout may promote it.
 	Origin string `json:"origin"`
