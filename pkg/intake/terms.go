@@ -802,9 +802,11 @@ func bodyStart(goal string) int {
 // scope takes the scope of a commit-style first line as terms of kind
 // scope: the words before the colon of "api: return structured error" or
 // inside the parentheses of "fix(release): …" name the package or directory
-// the change is about; each word of "net/http:" is a scope word. A bare
-// leading word that names the kind of change or a symptom ("fix:", "feat:",
-// "panic:") is no scope.
+// the change is about; each word of "net/http:" is a scope word. A scope is
+// written in lower case, as package and directory names are: "TypeError: …"
+// is an exception's message and "README.md: …" a file name, each a term of
+// its own kind. A bare leading word that names the kind of change or a
+// symptom ("fix:", "feat:", "panic:") is no scope.
 func (x *extractor) scope() {
 	m := reScope.FindStringSubmatchIndex(x.s[:x.body])
 	if m == nil {
@@ -819,11 +821,14 @@ func (x *extractor) scope() {
 	}
 	for _, w := range reScopeWord.FindAllStringIndex(x.s[a:b], -1) {
 		wa, wb := a+w[0], a+w[1]
-		lw := strings.ToLower(x.s[wa:wb])
-		if (!typed && changeTypes[lw]) || englishStop[lw] {
+		w := x.s[wa:wb]
+		if strings.ToLower(w) != w {
+			return // "TypeError: …", "README.md: …": a scope is written in lower case
+		}
+		if (!typed && changeTypes[w]) || englishStop[w] {
 			continue
 		}
-		x.add(lw, KindScope, wa, wb-wa, "", "", 0)
+		x.add(w, KindScope, wa, wb-wa, "", "", 0)
 	}
 }
 

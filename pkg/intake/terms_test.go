@@ -548,6 +548,9 @@ func TestExtractTermsScope(t *testing.T) {
 		"net/http: close idle connections":                  {"net", "http"},
 		"Fix the parser\n\nparser: more in the body":        nil,
 		"Regression in 5.2.3: pytest tries to collect":      nil,
+		"TypeError: unsupported operand type":               nil,
+		"README.md: typo":                                   nil,
+		"lint: new rule":                                    {"lint"},
 	} {
 		var got []string
 		for _, g := range ExtractTerms(goal) {
