@@ -819,6 +819,11 @@ func (x *extractor) scope() {
 	if x.masked(a, b) || x.code[a] {
 		return
 	}
+	if typed {
+		// The type before the parenthesis ("fix(") is the kind of change,
+		// not a call of fix.
+		x.setMask(m[0], a)
+	}
 	for _, w := range reScopeWord.FindAllStringIndex(x.s[a:b], -1) {
 		wa, wb := a+w[0], a+w[1]
 		w := x.s[wa:wb]

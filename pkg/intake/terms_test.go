@@ -562,6 +562,10 @@ func TestExtractTermsScope(t *testing.T) {
 			t.Errorf("%q: scope %v, want %v", goal, got, want)
 		}
 	}
+	// The change type of "fix(release):" is no call of fix.
+	if g, ok := termMap(ExtractTerms("fix(release): discussion category"))["fix"]; ok {
+		t.Errorf("fix from a change type: %+v", g)
+	}
 	// The scope word written again later is one term, counted twice.
 	if g := termMap(ExtractTerms("api: return structured error for failed API calls"))["api"]; g.Count != 2 || g.Offset != 0 {
 		t.Errorf("api: %+v", g)
