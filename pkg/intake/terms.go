@@ -75,8 +75,9 @@ var (
 	reScopeWord = regexp.MustCompile(`[A-Za-z][\w.-]*`)
 	// reIssueRef is a reference to an issue or pull request, with the keyword
 	// that closes it on merge when there is one: "close #56", "Fixes
-	// owner/repo#12", "resolves GH-7", "(#614)".
-	reIssueRef = regexp.MustCompile(`(?i)(?:\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+)?(?:\b[\w.-]+/[\w.-]+)?(?:#|\bgh-)\d+\b`)
+	// owner/repo#12", "resolves GH-7", "(#614)", "closes
+	// https://github.com/o/r/issues/9".
+	reIssueRef = regexp.MustCompile(`(?i)(?:\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+)?(?:(?:\b[\w.-]+/[\w.-]+)?(?:#|\bgh-)\d+\b|https?://[^\s/]+/[^\s/]+/[^\s/]+/(?:issues|pull)/\d+)`)
 )
 
 // htmlTags are the tags of issue markup, never literals of the program.

@@ -531,6 +531,9 @@ func TestExtractTermsIssueReferences(t *testing.T) {
 			t.Errorf("%q dropped from %s", w, dump(ExtractTerms(goal)))
 		}
 	}
+	if _, ok := termMap(ExtractTerms("Fix the pager\n\ncloses https://github.com/o/r/issues/9"))["closes"]; ok {
+		t.Errorf("closes before an issue URL taken as a term")
+	}
 	// A keyword without a reference is a word like any other.
 	if _, ok := termMap(ExtractTerms("Close the pager when the input ends"))["close"]; !ok {
 		t.Errorf("close without a reference dropped")
