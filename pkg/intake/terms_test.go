@@ -337,8 +337,14 @@ func FuzzExtractTerms(f *testing.F) {
 	f.Add("In execute(), check c.Runnable() --flag `x` \"y\" 'z' a/b/c.go:12 Error: boom")
 	f.Add("File \"C:\\x\\y.py\", line 3, in <module>\n```\ncode\n")
 	f.Add("\xff\xfe `` '' \"\" <!-- x")
+	f.Add("fix(release): discussion category (close #56)\n\nFixes owner/repo#12, see https://github.com/o/r/issues/9")
+	f.Add("api, net/http: return structured error\nfix(: #\n(x):")
 	f.Fuzz(func(t *testing.T, goal string) {
-		for _, term := range ExtractTerms(goal) {
+		got := ExtractTerms(goal)
+		if again := ExtractTerms(goal); !reflect.DeepEqual(got, again) {
+			t.Fatalf("not deterministic: %s vs %s", dump(got), dump(again))
+		}
+		for _, term := range got {
 			if term.Term == "" || term.Count < 1 || term.Offset < 0 || term.Offset+term.Length > len(goal) {
 				t.Fatalf("bad term %+v", term)
 			}
