@@ -67,8 +67,10 @@ var titleWords = setOf(`add issue issues update use`)
 
 // changeTypes are the leading words of a commit-style title that name the
 // kind of change or a symptom rather than a place ("fix: …", "feat: …",
-// "panic: …", numpy's "ENH: …"), so they are never its scope.
-var changeTypes = setOf(`bld breaking bug bugfix build chore ci dep doc docs enh error fatal feat feature fix fixes hotfix issue maint note panic perf question refactor regression release revert security style test tests todo tst update warning wip`)
+// "panic: …", numpy's "ENH: …", Go's "proposal: …"), so they are never its
+// scope; before a parenthesis they are the type of a conventional commit
+// ("fix(release): …").
+var changeTypes = setOf(`bld breaking bug bugfix build chore ci dep deps doc docs enh enhancement error fatal feat feature fix fixes hotfix issue maint note panic perf proposal question refactor regression release revert rfc security style test tests todo tst typo update warning wip`)
 
 // codeStop are keywords and ubiquitous names of common languages: inside code
 // they are grammar, not topic.

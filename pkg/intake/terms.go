@@ -20,11 +20,11 @@ const (
 	KindFileName      = "file_name"
 	KindQualified     = "qualified"
 	KindDotted        = "dotted"
+	KindScope         = "scope"
 	KindIdentifier    = "identifier"
 	KindFlag          = "flag"
 	KindErrorFragment = "error_fragment"
 	KindQuoted        = "quoted"
-	KindScope         = "scope"
 	KindAbbreviation  = "abbreviation"
 	KindCamelPart     = "camel_part"
 	KindSnakePart     = "snake_part"
@@ -33,8 +33,8 @@ const (
 
 var kindRank = map[string]int{
 	KindStackFrame: 0, KindPath: 1, KindFileName: 2, KindQualified: 3, KindDotted: 4,
-	KindIdentifier: 5, KindFlag: 6, KindErrorFragment: 7, KindQuoted: 8,
-	KindScope: 9, KindCamelPart: 10, KindSnakePart: 11, KindWord: 12, KindAbbreviation: 13,
+	KindScope: 5, KindIdentifier: 6, KindFlag: 7, KindErrorFragment: 8, KindQuoted: 9,
+	KindCamelPart: 10, KindSnakePart: 11, KindWord: 12, KindAbbreviation: 13,
 }
 
 // Limits on the length of phrase terms, in bytes.
@@ -70,14 +70,17 @@ var (
 	reEnvLine     = regexp.MustCompile(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
 	reAngle       = regexp.MustCompile(`<[A-Za-z][\w-]{0,30}>`)
 	// reScope is the scope of a commit-style title: "api: …", "cmd, doc:
-	// …" (group 1) or the conventional "fix(release): …" (group 2).
-	reScope     = regexp.MustCompile(`^[ \t]*(?:([A-Za-z][\w.-]*(?:/[\w.-]+)*(?:,[ \t]*[A-Za-z][\w.-]*(?:/[\w.-]+)*)*)|[A-Za-z]+\(([A-Za-z][\w.-]*(?:/[\w.-]+)*)\))!?:[ \t]+\S`)
+	// …" (group 1) or the conventional "fix(release): …" (group 3, after
+	// the type in group 2).
+	reScope     = regexp.MustCompile(`^(?:([A-Za-z][\w.-]*(?:/[\w.-]+)*(?:,[ \t]*[A-Za-z][\w.-]*(?:/[\w.-]+)*)*)|([a-z]+)\(([A-Za-z][\w.-]*(?:/[\w.-]+)*)\))!?:[ \t]+\S`)
 	reScopeWord = regexp.MustCompile(`[A-Za-z][\w.-]*`)
-	// reIssueRef is a reference to an issue or pull request, with the keyword
-	// that closes it on merge when there is one: "close #56", "Fixes
-	// owner/repo#12", "resolves GH-7", "(#614)", "closes
-	// https://github.com/o/r/issues/9".
-	reIssueRef = regexp.MustCompile(`(?i)(?:\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+)?(?:(?:\b[\w.-]+/[\w.-]+)?(?:#|\bgh-)\d+\b|https?://[^\s/]+/[^\s/]+/[^\s/]+/(?:issues|pull)/\d+)`)
+	// reIssueRef is a reference to an issue or pull request with the
+	// keyword that closes it on merge ("close #56", "Fixes owner/repo#12",
+	// "resolves GH-7", "closes https://github.com/o/r/issues/9"), or a
+	// reference that cannot be anything else ("owner/repo#12", "GH-7"). A
+	// bare "#56" is left alone: numbers are never terms, and "#333333" in a
+	// quoted string or "token #1" in an error message belong to the literal.
+	reIssueRef = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+(?:(?:[\w.-]+/[\w.-]+)?#\d+\b|gh-\d+\b|https?://[^\s/]+/[^\s/]+/[^\s/]+/(?:issues|pull)/\d+)|\b[\w.-]+/[\w.-]+#\d+\b|\bgh-\d+\b`)
 )
 
 // htmlTags are the tags of issue markup, never literals of the program.
@@ -807,34 +810,44 @@ func bodyStart(goal string) int {
 // written in lower case, as package and directory names are: "TypeError: …"
 // is an exception's message and "README.md: …" a file name, each a term of
 // its own kind. A bare leading word that names the kind of change or a
-// symptom ("fix:", "feat:", "panic:") is no scope.
+// symptom ("fix:", "feat:", "panic:") is no scope, and the parenthesised
+// form needs a change type before it: "setState(items): …" is a call.
 func (x *extractor) scope() {
-	m := reScope.FindStringSubmatchIndex(x.s[:x.body])
+	lead := len(x.s) - len(strings.TrimLeft(x.s, " \t\r\n"))
+	if lead >= x.body {
+		return
+	}
+	m := reScope.FindStringSubmatchIndex(x.s[lead:x.body])
 	if m == nil {
 		return
 	}
 	a, b, typed := m[2], m[3], false
 	if a < 0 {
-		a, b, typed = m[4], m[5], true
+		if !changeTypes[x.s[lead+m[4]:lead+m[5]]] {
+			return
+		}
+		a, b, typed = m[6], m[7], true
 	}
+	a, b = lead+a, lead+b
 	if x.masked(a, b) || x.code[a] {
 		return
+	}
+	words := reScopeWord.FindAllStringIndex(x.s[a:b], -1)
+	for _, w := range words {
+		if w := x.s[a+w[0] : a+w[1]]; strings.ToLower(w) != w {
+			return // "TypeError: …", "cmd, API: …": a scope is written in lower case
+		}
 	}
 	if typed {
 		// The type before the parenthesis ("fix(") is the kind of change,
 		// not a call of fix.
-		x.setMask(m[0], a)
+		x.setMask(lead, a)
 	}
-	for _, w := range reScopeWord.FindAllStringIndex(x.s[a:b], -1) {
+	for _, w := range words {
 		wa, wb := a+w[0], a+w[1]
-		w := x.s[wa:wb]
-		if strings.ToLower(w) != w {
-			return // "TypeError: …", "README.md: …": a scope is written in lower case
+		if w := x.s[wa:wb]; (typed || !changeTypes[w]) && !englishStop[w] {
+			x.add(w, KindScope, wa, wb-wa, "", "", 0)
 		}
-		if (!typed && changeTypes[w]) || englishStop[w] {
-			continue
-		}
-		x.add(w, KindScope, wa, wb-wa, "", "", 0)
 	}
 }
 

@@ -540,6 +540,13 @@ func TestExtractTermsIssueReferences(t *testing.T) {
 	if _, ok := termMap(ExtractTerms("Fix the pager\n\ncloses https://github.com/o/r/issues/9"))["closes"]; ok {
 		t.Errorf("closes before an issue URL taken as a term")
 	}
+	// A bare number sign belongs to the literal around it.
+	if _, ok := termMap(ExtractTerms(`Default border colour "#333333" is too dark`))["#333333"]; !ok {
+		t.Errorf("quoted #333333 lost: %s", dump(ExtractTerms(`Default border colour "#333333" is too dark`)))
+	}
+	if _, ok := termMap(ExtractTerms("Error: unexpected token #1 in template line"))["unexpected token #1 in template line"]; !ok {
+		t.Errorf("error message cut at #1: %s", dump(ExtractTerms("Error: unexpected token #1 in template line")))
+	}
 	// A keyword without a reference is a word like any other.
 	if _, ok := termMap(ExtractTerms("Close the pager when the input ends"))["close"]; !ok {
 		t.Errorf("close without a reference dropped")
@@ -560,6 +567,11 @@ func TestExtractTermsScope(t *testing.T) {
 		"TypeError: unsupported operand type":               nil,
 		"README.md: typo":                                   nil,
 		"lint: new rule":                                    {"lint"},
+		"x509: reject bad certificates":                     {"x509"},
+		"\n\napi: return structured error":                  {"api"},
+		"cmd, API: regenerate the manual":                   nil,
+		"proposal: spec: add generics":                      nil,
+		"setState(items): loses the order":                  nil,
 	} {
 		var got []string
 		for _, g := range ExtractTerms(goal) {
@@ -574,6 +586,14 @@ func TestExtractTermsScope(t *testing.T) {
 	// The change type of "fix(release):" is no call of fix.
 	if g, ok := termMap(ExtractTerms("fix(release): discussion category"))["fix"]; ok {
 		t.Errorf("fix from a change type: %+v", g)
+	}
+	// A call that opens the goal keeps its name.
+	if g := termMap(ExtractTerms("setState(items): loses the order"))["setState"]; g.Kind != KindIdentifier {
+		t.Errorf("setState: %+v", g)
+	}
+	// A scope named again as a qualifier stays the scope.
+	if g := termMap(ExtractTerms("time: make time.Parse accept commas"))["time"]; g.Kind != KindScope || g.Count != 2 {
+		t.Errorf("time: %+v", g)
 	}
 	// The scope word written again later is one term, counted twice.
 	if g := termMap(ExtractTerms("api: return structured error for failed API calls"))["api"]; g.Count != 2 || g.Offset != 0 {
