@@ -70,11 +70,11 @@ var ChangeVerbs = []string{"add", "adds", "allow", "avoid", "bump", "change", "c
 	"respect", "return", "revert", "rework", "show", "simplify", "skip", "start", "stop", "support", "treat",
 	"tweak", "update", "upgrade", "use"}
 
-var reScope = regexp.MustCompile(`^[ \t>*-]*(?:[\w/.-]+(?:\([^)\n]*\))?!?:[ \t]+)?([\p{L}]+)`)
+var reScope = regexp.MustCompile(`^[ \t>*-]*(?:[\w/.-]+(?:,[ \t]*[\w/.-]+)*(?:\([^)\n]*\))?!?:[ \t]+)?([\p{L}]+)`)
 
 // leadVerb is the byte offset of the change verb that opens the goal's first
-// line (after a conventional-commit scope such as "api:" or "fix(release):"),
-// or -1.
+// line (after a conventional-commit scope such as "api:", "cmd, api:" or
+// "fix(release):"), or -1.
 func leadVerb(goal string) int {
 	m := reScope.FindStringSubmatchIndex(goal)
 	if m == nil {

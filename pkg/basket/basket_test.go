@@ -122,6 +122,7 @@ func TestLeadVerb(t *testing.T) {
 		"Remove race conditions from screen update":     0,
 		"api: return structured error for failed calls": 5,
 		"fix(release): use the tag name":                14,
+		"cmd, api: remove the old client":               10,
 		"  * Avoid panic on length mismatch":            4,
 		"Fix `release download`":                        -1, // fix is a process word of its own
 		"screen update is racy":                         -1,

@@ -368,6 +368,9 @@ func normalizePath(p string) string {
 func (x *extractor) maskVersionDump() {
 	for _, re := range []*regexp.Regexp{reVersionLine, reEnvLine} {
 		for _, m := range re.FindAllStringIndex(x.s, -1) {
+			if m[0] < x.body {
+				continue // the first line is the topic: "os: add Readlink" is Go's os package
+			}
 			x.setMask(m[0], m[1])
 		}
 	}

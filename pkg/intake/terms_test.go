@@ -600,3 +600,18 @@ func TestExtractTermsScope(t *testing.T) {
 		t.Errorf("api: %+v", g)
 	}
 }
+
+func TestExtractTermsEnvironmentLinesOnlyInTheBody(t *testing.T) {
+	// A title is the topic even when it reads like an environment line.
+	m := termMap(ExtractTerms("os: add Readlink"))
+	if _, ok := m["readlink"]; m["os"].Kind != KindScope || !ok {
+		t.Errorf("title masked as an environment line: %s", dump(ExtractTerms("os: add Readlink")))
+	}
+	// In the body of a report the same lines are the reporter's machine.
+	goal := "Readlink fails on a symlink loop\n\n- OS: Linux\n- Python version: 3.9.1\n- lang: en_US"
+	for _, w := range []string{"linux", "python", "en_us", "lang"} {
+		if g, ok := termMap(ExtractTerms(goal))[w]; ok {
+			t.Errorf("%q from an environment line: %+v", w, g)
+		}
+	}
+}
