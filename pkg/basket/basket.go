@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/rtch/rtch/pkg/intake"
 	"github.com/rtch/rtch/pkg/probe/match"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
@@ -70,18 +71,17 @@ var ChangeVerbs = []string{"add", "adds", "allow", "avoid", "bump", "change", "c
 	"respect", "return", "revert", "rework", "show", "simplify", "skip", "start", "stop", "support", "treat",
 	"tweak", "update", "upgrade", "use"}
 
-var reScope = regexp.MustCompile(`^[ \t>*-]*(?:[\w/.-]+(?:,[ \t]*[\w/.-]+)*(?:\([^)\n]*\))?!?:[ \t]+)?([\p{L}]+)`)
-
 // leadVerb is the byte offset of the change verb that opens the goal's first
-// line (after a conventional-commit scope such as "api:", "cmd, api:" or
-// "fix(release):"), or -1.
+// line (after a commit-style prefix such as "api:", "cmd, api:" or
+// "fix(release):", see intake.ParseTitle), or -1.
 func leadVerb(goal string) int {
-	m := reScope.FindStringSubmatchIndex(goal)
-	if m == nil {
-		return -1
+	at := intake.ParseTitle(goal).Words
+	n := strings.IndexFunc(goal[at:], func(r rune) bool { return !unicode.IsLetter(r) })
+	if n < 0 {
+		n = len(goal) - at
 	}
-	if slices.Contains(ChangeVerbs, strings.ToLower(goal[m[2]:m[3]])) {
-		return m[2]
+	if n > 0 && slices.Contains(ChangeVerbs, strings.ToLower(goal[at:at+n])) {
+		return at
 	}
 	return -1
 }

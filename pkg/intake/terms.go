@@ -69,11 +69,7 @@ var (
 	reHTMLTag     = regexp.MustCompile(`(?i)</?(?:a|b|br|code|details|div|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|source|span|strong|sub|summary|sup|table|td|th|tr|ul|video)\b[^<>\n]*>`)
 	reEnvLine     = regexp.MustCompile(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
 	reAngle       = regexp.MustCompile(`<[A-Za-z][\w-]{0,30}>`)
-	// reScope is the scope of a commit-style title: "api: …", "cmd, doc:
-	// …" (group 1) or the conventional "fix(release): …" (group 3, after
-	// the type in group 2).
-	reScope     = regexp.MustCompile(`^(?:([A-Za-z][\w.-]*(?:/[\w.-]+)*(?:,[ \t]*[A-Za-z][\w.-]*(?:/[\w.-]+)*)*)|([a-z]+)\(([A-Za-z][\w.-]*(?:/[\w.-]+)*)\))!?:[ \t]+\S`)
-	reScopeWord = regexp.MustCompile(`[A-Za-z][\w.-]*`)
+	reScopeWord   = regexp.MustCompile(`[A-Za-z][\w.-]*`)
 	// reIssueRef is a reference to an issue or pull request with the
 	// keyword that closes it on merge ("close #56", "Fixes owner/repo#12",
 	// "resolves GH-7", "closes https://github.com/o/r/issues/9"), or a
@@ -816,23 +812,9 @@ func bodyStart(goal string) int {
 // symptom ("fix:", "feat:", "panic:") is no scope, and the parenthesised
 // form needs a change type before it: "setState(items): …" is a call.
 func (x *extractor) scope() {
-	lead := len(x.s) - len(strings.TrimLeft(x.s, " \t\r\n"))
-	if lead >= x.body {
-		return
-	}
-	m := reScope.FindStringSubmatchIndex(x.s[lead:x.body])
-	if m == nil {
-		return
-	}
-	a, b, typed := m[2], m[3], false
-	if a < 0 {
-		if !changeTypes[x.s[lead+m[4]:lead+m[5]]] {
-			return
-		}
-		a, b, typed = m[6], m[7], true
-	}
-	a, b = lead+a, lead+b
-	if x.masked(a, b) || x.code[a] {
+	t := ParseTitle(x.s[:x.body])
+	a, b, typed := t.ScopeStart, t.ScopeEnd, t.Type != ""
+	if a < 0 || (typed && !changeTypes[t.Type]) || x.masked(a, b) || x.code[a] {
 		return
 	}
 	words := reScopeWord.FindAllStringIndex(x.s[a:b], -1)
@@ -844,7 +826,7 @@ func (x *extractor) scope() {
 	if typed {
 		// The type before the parenthesis ("fix(") is the kind of change,
 		// not a call of fix.
-		x.setMask(lead, a)
+		x.setMask(a-len(t.Type)-1, a)
 	}
 	for _, w := range words {
 		wa, wb := a+w[0], a+w[1]

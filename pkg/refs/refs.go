@@ -12,11 +12,11 @@
 package refs
 
 import (
-	"github.com/rtch/rtch/pkg/symbols"
-
 	"bytes"
 	"path"
 	"strings"
+
+	"github.com/rtch/rtch/pkg/symbols"
 )
 
 // Refs is what one source file refers to.
