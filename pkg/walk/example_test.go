@@ -16,6 +16,7 @@ import (
 func Example() {
 	root, _ := os.MkdirTemp("", "walk-example")
 	defer os.RemoveAll(root)
+	os.Mkdir(filepath.Join(root, ".git"), 0o755) // .gitignore counts in a work tree
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("*.log\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "main.go"), []byte("package main\r\n\r\nfunc main() {}\r\n"), 0o644)
 	os.WriteFile(filepath.Join(root, "debug.log"), []byte("ignored\n"), 0o644)

@@ -409,7 +409,7 @@ func TestEachStopsOnError(t *testing.T) {
 // memory); the walk goes on without them.
 func TestHostileIgnoreFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"a.md": "a", "sub/b.md": "b", "sub/c.md": "c", "rules": "c.md\n"})
+	writeTree(t, dir, map[string]string{"a.md": "a", "sub/b.md": "b", "sub/c.md": "c", "rules": "c.md\n", ".git/": ""})
 	f, err := os.Create(filepath.Join(dir, ".gitignore"))
 	if err != nil {
 		t.Fatal(err)

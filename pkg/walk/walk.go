@@ -1,7 +1,8 @@
 // Package walk is the one file walker every rtch stage uses. Files lists
 // the candidate files under a zone root, honouring .gitignore (nested, with
-// git's exact pattern semantics, see package ignore), .git/info/exclude,
-// .ignore and .rtchignore, skipping .git, hidden entries, symlinks (never
+// git's exact pattern semantics, see package ignore) and .git/info/exclude
+// inside a git work tree, as ripgrep does, and .ignore and .rtchignore
+// everywhere, skipping .git, hidden entries, symlinks (never
 // followed), special files and oversize files; Each reads the listed files
 // in parallel, classifies binary files and Git LFS pointers, and hands the
 // text ones to a callback. Everything not handed on is reported as a Skip,
@@ -195,6 +196,11 @@ func emit(o *Options, skips []Skip, warns []warning, skip func(Skip)) {
 type node struct {
 	rtch, dot, git []*ignore.List
 	exclude        *ignore.List // .git/info/exclude of the enclosing repository
+	// repo: the directory lies in a git work tree. Only there do
+	// .gitignore files count, as in ripgrep: outside a repository nothing
+	// tells which files were committed, and an exported tree (git archive)
+	// holds only committed ones.
+	repo bool
 }
 
 type job struct {
@@ -311,7 +317,7 @@ func (w *walker) loadAncestors() {
 	}
 	w.prefix = filepath.ToSlash(rel)
 	w.top = top
-	n := &node{exclude: w.infoExclude(top)}
+	n := &node{exclude: w.infoExclude(top), repo: true}
 	for i := len(chain) - 1; i >= 0; i-- {
 		d := chain[i]
 		base := ""
@@ -435,6 +441,7 @@ func (w *walker) extend(parent *node, dir, base string, repo bool, present map[s
 	if repo {
 		n.git = nil
 		n.exclude = w.infoExclude(dir)
+		n.repo = true
 	}
 	load := func(name string, tier []*ignore.List) []*ignore.List {
 		if !present[name] {
@@ -453,7 +460,9 @@ func (w *walker) extend(parent *node, dir, base string, repo bool, present map[s
 		out = append(out, l)
 		return append(out, tier...)
 	}
-	n.git = load(".gitignore", n.git)
+	if n.repo {
+		n.git = load(".gitignore", n.git)
+	}
 	n.dot = load(".ignore", n.dot)
 	n.rtch = load(".rtchignore", n.rtch)
 	return &n

@@ -69,6 +69,7 @@ func TestFilesBasic(t *testing.T) {
 		"sub/only-here":      "x\n",
 		"sub/deep/only-here": "kept: anchored to sub/\n",
 		"empty/":             "",
+		".git/":              "",
 	})
 	got, _ := collect(t, Options{Root: dir})
 	want := []string{"a.go", "b/c.txt", "b/d/e.md", "logs/keep.log", "sub/deep/only-here"}
@@ -107,6 +108,45 @@ func TestFilesBasic(t *testing.T) {
 	}
 }
 
+// TestGitignoreNeedsRepository: as in ripgrep, .gitignore counts only in
+// a git work tree (the root, a directory above it, or a nested repository
+// below it holds .git); .ignore and .rtchignore count everywhere.
+func TestGitignoreNeedsRepository(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		".gitignore":        "cobra\n*.log\n",
+		".ignore":           "*.tmp\n",
+		"cobra/cmd/root.go": "package cmd\n",
+		"a.log":             "",
+		"b.tmp":             "",
+		"nested/.git/":      "",
+		"nested/.gitignore": "gen/\n",
+		"nested/gen/x.go":   "",
+		"nested/cobra/y.go": "",
+		"nested/keep.go":    "",
+		"src/cobra/z.go":    "",
+		"src/k.go":          "",
+	})
+	got, _ := collect(t, Options{Root: dir})
+	want := []string{"a.log", "cobra/cmd/root.go", "nested/cobra/y.go", "nested/keep.go", "src/cobra/z.go", "src/k.go"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("outside a repository: Files = %q\nwant %q", got, want)
+	}
+	// The same tree as a work tree: its .gitignore counts from the top and
+	// from a root below the top, and stops at the nested repository.
+	writeTree(t, dir, map[string]string{".git/": ""})
+	got, _ = collect(t, Options{Root: dir})
+	want = []string{"nested/cobra/y.go", "nested/keep.go", "src/k.go"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("in a work tree: Files = %q\nwant %q", got, want)
+	}
+	got, _ = collect(t, Options{Root: filepath.Join(dir, "src")})
+	want = []string{"k.go"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("root below the top: Files = %q\nwant %q", got, want)
+	}
+}
+
 func TestFilesReportIgnored(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
@@ -114,6 +154,7 @@ func TestFilesReportIgnored(t *testing.T) {
 		"build/a/b.o": "",
 		"ok.go":       "",
 		".env":        "",
+		".git/":       "",
 	})
 	_, skips := collect(t, Options{Root: dir, ReportIgnored: true})
 	var got []string
