@@ -148,6 +148,16 @@ type Weights struct {
 	// than the files already in the top five (docs/decisions/discovery.md).
 	SpreadSources, SpreadPool, SpreadSat int
 	SpreadShare, SpreadCap               float64
+	// SpreadLead scales SpreadShare by how far the top file leads the
+	// second, top/second, at most SpreadLead (1 or less: no scaling). A
+	// file that stands out is the fix's centre more surely, and so are the
+	// helpers it uses; when the first files are level, a neighbour of any
+	// one of them is a weaker guess. Replayed (2026-12-01, bench/rankreplay
+	// on branch exp/cvw2) at 2: go-commits acc@3 +1.0 (gained on both
+	// halves of a split), acc@5 +0.5 (cli/cli's release/create/http.go
+	// beside create.go), MRR +0.1; SWE-bench unchanged. Exponents 0.5 and
+	// 2 of the ratio, caps 1.5–3: the same or worse.
+	SpreadLead float64
 }
 
 // Default are the weights in use (tuned on the go-commits and SWE-bench dev
@@ -204,6 +214,7 @@ var Default = Weights{
 	SpreadSat:        3,
 	SpreadShare:      0.15,
 	SpreadCap:        0.95,
+	SpreadLead:       2,
 }
 
 // Term is one basket term as the ranking sees it.
@@ -458,7 +469,8 @@ type Link struct {
 // link from one of the first w.SpreadSources files to a file ranked below
 // it, that file's score becomes
 // min(score + SpreadShare·source·min(1, uses/SpreadSat), SpreadCap·source)
-// (the best over its sources), and the order is sorted again. Targets that
+// (the best over its sources), and the order is sorted again. SpreadShare
+// grows with the top file's lead over the second (SpreadLead). Targets that
 // are not plain source code (tests, docs, vendored code, non-code files) are
 // never lifted.
 func Spread(scored []Scored, links []Link, w Weights) []Scored {
@@ -472,6 +484,10 @@ func Spread(scored []Scored, links []Link, w Weights) []Scored {
 	orig := make([]float64, len(scored))
 	for i, s := range scored {
 		orig[i] = s.Score
+	}
+	share := w.SpreadShare
+	if w.SpreadLead > 1 && len(orig) > 1 && orig[1] > 0 {
+		share *= min(w.SpreadLead, orig[0]/orig[1])
 	}
 	lifted := map[int]string{}
 	for _, l := range links {
@@ -487,7 +503,7 @@ func Spread(scored []Scored, links []Link, w Weights) []Scored {
 		if f, _ := codePathFactor(w, l.To); f != 1 || symbols.Lang(l.To) == "" {
 			continue
 		}
-		gain := w.SpreadShare * s * min(1, float64(l.Uses)/float64(w.SpreadSat))
+		gain := share * s * min(1, float64(l.Uses)/float64(w.SpreadSat))
 		v := min(d+gain, w.SpreadCap*s)
 		v = math.Round(v*10000) / 10000
 		if v > scored[dst].Score {

@@ -2,7 +2,9 @@ package rank
 
 import (
 	"fmt"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -90,12 +92,13 @@ func TestSpreadLiftsHelperOfTopFile(t *testing.T) {
 		{From: "release/create/create.go", To: "release/create/create_test.go", Uses: 7},
 	}
 	got := Spread(scored, links, Default)
-	if p := paths(got); p[4] != "release/create/http.go" && p[3] != "release/create/http.go" {
+	if p := paths(got); !slices.Contains(p[:5], "release/create/http.go") {
 		t.Fatalf("helper not lifted into the top five: %v", p)
 	}
 	for i, s := range got {
 		if s.Path == "release/create/http.go" {
-			if want := 13 + Default.SpreadShare*40; s.Score != want {
+			lead := min(Default.SpreadLead, 40.0/23)
+			if want := math.Round((13+Default.SpreadShare*lead*40)*10000) / 10000; s.Score != want {
 				t.Errorf("lifted score %v, want %v", s.Score, want)
 			}
 			if len(s.Why) == 0 {
@@ -104,6 +107,43 @@ func TestSpreadLiftsHelperOfTopFile(t *testing.T) {
 		}
 		if s.Path == "release/create/create_test.go" && s.Score != 12 {
 			t.Errorf("a test file was lifted to %v (rank %d)", s.Score, i+1)
+		}
+	}
+}
+
+// TestSpreadGrowsWithTheLead: the share a neighbour gains grows with how
+// far the top file leads the second, up to SpreadLead times.
+func TestSpreadGrowsWithTheLead(t *testing.T) {
+	gain := func(second float64) float64 {
+		scored := []Scored{
+			{File: File{Path: "a.go"}, Score: 10},
+			{File: File{Path: "b.go"}, Score: second},
+			{File: File{Path: "c.go"}, Score: 1},
+		}
+		for _, s := range Spread(scored, []Link{{From: "a.go", To: "c.go", Uses: 9}}, Default) {
+			if s.Path == "c.go" {
+				return s.Score - 1
+			}
+		}
+		t.Fatal("c.go lost")
+		return 0
+	}
+	base := Default.SpreadShare * 10
+	for _, c := range []struct{ second, want float64 }{
+		{10, base},                     // level: the plain share
+		{8, base * 10 / 8},             // a 25 % lead
+		{2, base * Default.SpreadLead}, // a 5× lead, capped
+	} {
+		if got := gain(c.second); math.Abs(got-c.want) > 1e-3 {
+			t.Errorf("second at %v: gain %v, want %v", c.second, got, c.want)
+		}
+	}
+	w := Default
+	w.SpreadLead = 0
+	scored := []Scored{{File: File{Path: "a.go"}, Score: 10}, {File: File{Path: "b.go"}, Score: 2}, {File: File{Path: "c.go"}, Score: 1}}
+	for _, s := range Spread(scored, []Link{{From: "a.go", To: "c.go", Uses: 9}}, w) {
+		if s.Path == "c.go" && s.Score != 1+base {
+			t.Errorf("SpreadLead 0 scales the share: %v", s.Score)
 		}
 	}
 }
