@@ -148,6 +148,49 @@ func TestSpreadGrowsWithTheLead(t *testing.T) {
 	}
 }
 
+// TestSpreadSharedHelper: a file each of the three best files uses is
+// raised, never above the second file; one that only two of them use, or a
+// test file, is not.
+func TestSpreadSharedHelper(t *testing.T) {
+	scored := []Scored{
+		{File: File{Path: "a.go"}, Score: 10},
+		{File: File{Path: "b.go"}, Score: 9.9},
+		{File: File{Path: "c.go"}, Score: 9.8},
+		{File: File{Path: "d.go"}, Score: 5},
+		{File: File{Path: "shared.go"}, Score: 4.9},
+		{File: File{Path: "two.go"}, Score: 4.95},
+		{File: File{Path: "shared_test.go"}, Score: 4.8},
+	}
+	var links []Link
+	for _, src := range []string{"a.go", "b.go", "c.go"} {
+		links = append(links, Link{From: src, To: "shared.go", Uses: 1}, Link{From: src, To: "shared_test.go", Uses: 1})
+	}
+	links = append(links, Link{From: "a.go", To: "two.go", Uses: 1}, Link{From: "b.go", To: "two.go", Uses: 1})
+	w := Default
+	w.SpreadShare = 0.0001 // isolate the shared-helper rule
+	got := paths(Spread(scored, links, w))
+	if want := []string{"a.go", "b.go", "c.go", "shared.go", "d.go", "two.go", "shared_test.go"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	// Never above the second file.
+	scored = []Scored{
+		{File: File{Path: "a.go"}, Score: 10},
+		{File: File{Path: "b.go"}, Score: 5},
+		{File: File{Path: "c.go"}, Score: 4.7},
+		{File: File{Path: "shared.go"}, Score: 4.6},
+	}
+	links = nil
+	for _, src := range []string{"a.go", "b.go", "c.go"} {
+		links = append(links, Link{From: src, To: "shared.go", Uses: 1})
+	}
+	w.SpreadShare = 0.0001
+	w.SpreadLead = 0
+	out := Spread(scored, links, w)
+	if out[1].Path != "b.go" || out[2].Path != "shared.go" || math.Abs(out[2].Score-w.SpreadCap*5) > 1e-3 {
+		t.Fatalf("shared helper passed the second file: %v", out)
+	}
+}
+
 func TestSpreadNeverPassesItsSource(t *testing.T) {
 	scored := []Scored{
 		{File: File{Path: "a.go"}, Score: 10},
