@@ -483,7 +483,8 @@ type Link struct {
 // (the best over its sources), and the order is sorted again. SpreadShare
 // grows with the top file's lead over the second (SpreadLead). Targets that
 // are not plain source code (tests, docs, vendored code, non-code files) are
-// never lifted.
+// never lifted. Then a file that each of those first files uses is raised
+// by SpreadShared, below the second file (spreadShared).
 func Spread(scored []Scored, links []Link, w Weights) []Scored {
 	if w.SpreadSources <= 0 || w.SpreadShare <= 0 || w.SpreadSat <= 0 || len(links) == 0 {
 		return scored
@@ -495,10 +496,6 @@ func Spread(scored []Scored, links []Link, w Weights) []Scored {
 	orig := make([]float64, len(scored))
 	for i, s := range scored {
 		orig[i] = s.Score
-	}
-	sources := map[string]bool{}
-	for _, s := range scored[:min(w.SpreadSources, len(scored))] {
-		sources[s.Path] = true
 	}
 	share := w.SpreadShare
 	if w.SpreadLead > 1 && len(orig) > 1 && orig[1] > 0 {
@@ -515,7 +512,7 @@ func Spread(scored []Scored, links []Link, w Weights) []Scored {
 		if d >= s {
 			continue
 		}
-		if f, _ := codePathFactor(w, l.To); f != 1 || symbols.Lang(l.To) == "" {
+		if !liftable(w, l.To) {
 			continue
 		}
 		gain := share * s * min(1, float64(l.Uses)/float64(w.SpreadSat))
@@ -532,19 +529,27 @@ func Spread(scored []Scored, links []Link, w Weights) []Scored {
 		}
 		slices.SortFunc(scored, byScore)
 	}
-	return spreadShared(scored, links, sources, w)
+	return spreadShared(scored, links, at, w)
 }
 
-// spreadShared raises the files every one of the sources (the first
-// w.SpreadSources files of the ranking before Spread) uses, below the
-// second file.
-func spreadShared(scored []Scored, links []Link, sources map[string]bool, w Weights) []Scored {
-	if w.SpreadShared <= 0 || w.SpreadSources < 3 || len(scored) < 3 {
+// liftable: only plain source code is lifted, never tests, docs, vendored
+// or non-code files.
+func liftable(w Weights, p string) bool {
+	f, _ := codePathFactor(w, p)
+	return f == 1 && symbols.Lang(p) != ""
+}
+
+// spreadShared raises the files that every one of the sources (the first
+// w.SpreadSources files of the ranking before Spread, whose positions at
+// holds) uses, below the second file.
+func spreadShared(scored []Scored, links []Link, at map[string]int, w Weights) []Scored {
+	sources := min(w.SpreadSources, len(scored))
+	if w.SpreadShared <= 0 || sources < 3 || len(scored) < 3 {
 		return scored
 	}
 	users := map[string]map[string]bool{}
 	for _, l := range links {
-		if l.Uses <= 0 || l.From == l.To || !sources[l.From] {
+		if i, ok := at[l.From]; !ok || i >= sources || l.Uses <= 0 || l.From == l.To {
 			continue
 		}
 		if users[l.To] == nil {
@@ -556,10 +561,7 @@ func spreadShared(scored []Scored, links []Link, sources map[string]bool, w Weig
 	changed := false
 	for i := 2; i < len(scored); i++ {
 		s := &scored[i]
-		if len(users[s.Path]) < len(sources) {
-			continue
-		}
-		if f, _ := codePathFactor(w, s.Path); f != 1 || symbols.Lang(s.Path) == "" {
+		if len(users[s.Path]) < sources || !liftable(w, s.Path) {
 			continue
 		}
 		v := math.Round(min(s.Score*(1+w.SpreadShared), limit)*10000) / 10000
