@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/handoff"
 	"github.com/rtch/rtch/pkg/lint"
 	"github.com/rtch/rtch/pkg/plan"
@@ -123,6 +124,7 @@ type project struct {
 	rcptErr  error                       // receipts that failed to parse
 	univ     layerText
 	events   []protect.SecurityEvent
+	graph    *graph.Graph // the graph index, nil when absent
 	// initiative is the run's one-paragraph initiative summary and its source
 	// ("" when the run has none).
 	initiative, initSource string
@@ -193,6 +195,7 @@ func load(opt Options) (*project, error) {
 		}
 		pr.receipts[r.Contract.TaskID] = r
 	}
+	pr.graph = loadGraph(opt.Root)
 	pr.univ = pr.universal()
 	pr.initiative, pr.initSource = pr.readInitiative()
 	return pr, nil
@@ -504,9 +507,12 @@ func unwrapPath(err error) error {
 }
 
 // receiptFor builds the guild.bundle_receipt of a finished bundle.
-func receiptFor(opt Options, ln *plan.Lane, rel, text string, layers map[string]int, dropped []string) schema.BundleReceipt {
+func receiptFor(opt Options, ln *plan.Lane, rel, text string, layers map[string]int, dropped, followups []string) schema.BundleReceipt {
 	if dropped == nil {
 		dropped = []string{}
+	}
+	if followups == nil {
+		followups = []string{}
 	}
 	return schema.BundleReceipt{
 		Envelope:         record.Env(schema.KindBundleReceipt, schema.V1, opt.RunID, ln.TaskID),
@@ -517,5 +523,6 @@ func receiptFor(opt Options, ln *plan.Lane, rel, text string, layers map[string]
 		TokenEstimate:    tokens.Estimate(text),
 		LayersIncluded:   layers,
 		DroppedForBudget: dropped,
+		Followups:        followups,
 	}
 }

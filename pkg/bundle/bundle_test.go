@@ -364,7 +364,7 @@ func TestTrimRefsAndEntities(t *testing.T) {
 	// backend lane then shares the smaller Role layer and says so.
 	write(t, root, map[string]string{".guild/runs/r1/handoffs/T1.md": strings.Replace(receiptFile("T1-backend"), `"Index built."`, fmt.Sprintf("%q", strings.Repeat("s", 590)), 1),
 		"wiki/concepts/ranking.md": page("type: concept\n", "# Ranking\n\n"+strings.Repeat("Ranking words for the top ref. ", 170)),
-		"wiki/concepts/paging.md":  page("type: concept\n", "# Paging\n\n"+strings.Repeat("Paging words for the second ref. ", 200)),
+		"wiki/concepts/paging.md":  page("type: concept\n", "# Paging\n\n"+strings.Repeat("Paging words for the second ref. ", 190)),
 	})
 	o := opts(root)
 	o.Recall = fakeRecall([]int{100}, []int{100})

@@ -77,6 +77,18 @@ type lanePlan struct {
 	recall     []chunk // wiki chunks, best first
 	graph      []chunk // graph chunks, best first (the score is the weight)
 	codemap    []MapEntry
+	// contradictions are the graph–wiki contradictions found, decided before
+	// any budget cut; nodes that lost are already out of graph.
+	contradictions []contradiction
+}
+
+// followups are the lane's followups: lines.
+func (lp *lanePlan) followups() []string {
+	out := []string{}
+	for _, c := range lp.contradictions {
+		out = append(out, c.line())
+	}
+	return out
 }
 
 // task gathers a lane's Task-layer material.
@@ -164,7 +176,39 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 			}
 		}
 	}
+	lp.graph, lp.contradictions = resolveContradictions(pr.graph, lp.graph, pr.pagesOf(lp, role))
 	return lp, nil
+}
+
+// pagesOf lists the wiki pages a lane's bundle may hold, whole or in part,
+// in bundle order: the Universal pages, the Role pages, the named refs, the
+// active decisions and the pages of recalled chunks. Quarantined pages hold
+// no text and are left out.
+func (pr *project) pagesOf(lp *lanePlan, role *roleLayer) []*wiki.Page {
+	paths := append([]string{}, pr.univ.sources...)
+	for _, p := range append(append([]protected{}, role.standards...), role.entities...) {
+		paths = append(paths, p.path)
+	}
+	for _, r := range lp.refs {
+		if r.pointer == "" && !r.full.quarantined {
+			paths = append(paths, r.path)
+		}
+	}
+	for _, p := range lp.decisions {
+		paths = append(paths, p.path)
+	}
+	for _, c := range lp.recall {
+		if !c.c.Quarantined {
+			paths = append(paths, c.c.SourcePath)
+		}
+	}
+	var out []*wiki.Page
+	for _, p := range unique(paths) {
+		if pg := pr.byPath[p]; pg != nil {
+			out = append(out, pg)
+		}
+	}
+	return out
 }
 
 // pointer describes a named ref that is not a wiki page.
@@ -335,6 +379,9 @@ func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText
 	start := b.Len()
 	b.WriteString(strings.TrimRight(lp.lane.Block, "\n") + "\n")
 	section("lane", start)
+	start = b.Len()
+	b.WriteString("\n### Ambient context\n\n" + AmbientNotice + "\n")
+	section("ambient", start)
 	if lp.autonomy == "ask" {
 		start = b.Len()
 		b.WriteString("\n### Autonomy: ask\n\n" + AskGate + "\n")
@@ -388,6 +435,14 @@ func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText
 		fmt.Fprintf(&b, "\n### Initiative — `%s`\n\n%s\n", lp.initSource, lp.initiative)
 		lt.sources = append(lt.sources, lp.initSource)
 		section("initiative", start)
+	}
+	if len(lp.contradictions) > 0 {
+		start = b.Len()
+		b.WriteString("\n### Contradictions\n\n" + contradictionsNote + "\n\n")
+		for _, x := range lp.contradictions {
+			b.WriteString("- " + x.line() + "\n")
+		}
+		section("contradictions", start)
 	}
 	recall := lp.recall[:len(lp.recall)-c.recall]
 	if len(recall) > 0 {
@@ -603,7 +658,7 @@ func (pr *project) render(lp *lanePlan, rl layerText, role *roleLayer, k int, c 
 	sources := unique(append(append(append([]string{pr.planRel}, pr.univ.sources...), rl.sources...), task.sources...))
 	rel := path.Join(".guild/context", pr.opt.RunID, lp.lane.Owner+"-"+lp.lane.TaskID+".md")
 	text := withFrontmatter(func(est int) string {
-		return pr.frontmatter(lp.lane, sources, est, dropped)
+		return pr.frontmatter(lp.lane, sources, est, dropped, lp.followups())
 	}, body.String())
 
 	layers := map[string]int{
@@ -615,7 +670,7 @@ func (pr *project) render(lp *lanePlan, rl layerText, role *roleLayer, k int, c 
 		layers["task."+k] = v
 	}
 	b := &Bundle{Lane: lp.lane, Path: rel, Text: text}
-	b.Receipt = receiptFor(pr.opt, lp.lane, rel, text, layers, dropped)
+	b.Receipt = receiptFor(pr.opt, lp.lane, rel, text, layers, dropped, lp.followups())
 	return b
 }
 
@@ -638,7 +693,7 @@ func withFrontmatter(front func(est int) string, body string) string {
 	return front(tokens.Estimate(body)) + body
 }
 
-func (pr *project) frontmatter(ln *plan.Lane, sources []string, est int, dropped []string) string {
+func (pr *project) frontmatter(ln *plan.Lane, sources []string, est int, dropped, followups []string) string {
 	var b bytes.Buffer
 	b.WriteString("---\n")
 	fmt.Fprintf(&b, "run_id: %s\nspecialist: %s\ntask_id: %s\n", yamlString(pr.opt.RunID), yamlString(ln.Owner), yamlString(ln.TaskID))
@@ -658,8 +713,21 @@ func (pr *project) frontmatter(ln *plan.Lane, sources []string, est int, dropped
 			fmt.Fprintf(&b, "  - %s\n", yamlString(d))
 		}
 	}
+	writeList(&b, "followups", followups)
 	b.WriteString("---\n")
 	return b.String()
+}
+
+// writeList writes a frontmatter list of YAML scalars, [] when empty.
+func writeList(b *bytes.Buffer, key string, items []string) {
+	if len(items) == 0 {
+		fmt.Fprintf(b, "%s: []\n", key)
+		return
+	}
+	fmt.Fprintf(b, "%s:\n", key)
+	for _, it := range items {
+		fmt.Fprintf(b, "  - %s\n", yamlString(it))
+	}
 }
 
 // plainRE matches strings that read back as the same string when written as a

@@ -22,6 +22,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -80,6 +82,17 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+}
+
+// frontmatterOnlyMsg opens the message of a file with receipt frontmatter and
+// no v2 block: not a machine receipt, which a reader may list, not refuse.
+const frontmatterOnlyMsg = "frontmatter-only receipt is not a machine receipt"
+
+// IsFrontmatterOnly reports an error that only says the file is a
+// frontmatter-only receipt.
+func IsFrontmatterOnly(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && strings.HasPrefix(e.Msg, frontmatterOnlyMsg)
 }
 
 func (e *Error) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
@@ -164,7 +177,7 @@ func Parse(name string, data []byte) (*Receipt, error) {
 	if err != nil {
 		var e *Error
 		if hasFront && errors.As(err, &e) && strings.HasPrefix(e.Msg, "no ") {
-			e.Msg = "frontmatter-only receipt is not a machine receipt: no ```guild.handoff.v2 block (the guild.handoff_receipt.v1 frontmatter is for human review only)"
+			e.Msg = frontmatterOnlyMsg + ": no ```guild.handoff.v2 block (the guild.handoff_receipt.v1 frontmatter is for human review only)"
 		}
 		return nil, err
 	}
@@ -324,28 +337,77 @@ func clip(s string) string {
 // the directory as it should appear in errors (relative to the project root).
 // Receipts that parse are returned even when others fail; err joins the failures.
 func LoadDir(dir, display string) ([]*Receipt, error) {
-	ents, err := os.ReadDir(dir)
+	files, err := loadFiles(dir, display)
 	if err != nil {
 		return nil, err
 	}
 	var out []*Receipt
 	var errs []error
+	for _, f := range files {
+		if f.Err != nil {
+			errs = append(errs, f.Err)
+			continue
+		}
+		out = append(out, f.Receipt)
+	}
+	return out, errors.Join(errs...)
+}
+
+// File is one *.md file of a handoffs directory: a receipt, or the error that
+// says why it is not one.
+type File struct {
+	// Path is the file as displayed (display dir joined with the name).
+	Path string
+	// Receipt is the parsed receipt; nil when Err is set.
+	Receipt *Receipt
+	// Err is why the file is not a machine receipt (IsFrontmatterOnly tells
+	// the frontmatter-only case from a broken one).
+	Err error
+	// FrontTaskID is the task_id of the file's frontmatter, "" when it has
+	// none: how a frontmatter-only receipt can still be named.
+	FrontTaskID string
+}
+
+// LoadFiles is LoadDir that keeps every file's outcome, in name order, so a
+// reader can list frontmatter-only receipts instead of refusing the run.
+func LoadFiles(dir, display string) ([]File, error) { return loadFiles(dir, display) }
+
+func loadFiles(dir, display string) ([]File, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
 	for _, e := range ents {
 		if e.IsDir() || !strings.HasSuffix(e.Name(), ".md") {
 			continue
 		}
 		name := filepath.ToSlash(filepath.Join(display, e.Name()))
+		f := File{Path: name}
 		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", name, errors.Unwrap(err)))
+			f.Err = fmt.Errorf("%s: %w", name, errors.Unwrap(err))
+			out = append(out, f)
 			continue
 		}
-		r, err := Parse(name, data)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		out = append(out, r)
+		f.Receipt, f.Err = Parse(name, data)
+		f.FrontTaskID = frontTaskID(data)
+		out = append(out, f)
 	}
-	return out, errors.Join(errs...)
+	return out, nil
+}
+
+// frontTaskID reads task_id from a receipt's YAML frontmatter ("" when absent
+// or not a string).
+func frontTaskID(data []byte) string {
+	front, _, _, ok, _ := wiki.SplitFrontmatter(wiki.NormalizeText(data))
+	if !ok {
+		return ""
+	}
+	var m map[string]any
+	if yaml.Unmarshal([]byte(front), &m) != nil {
+		return ""
+	}
+	s, _ := m["task_id"].(string)
+	return strings.TrimSpace(s)
 }

@@ -170,3 +170,23 @@ func FuzzExtractBlock(f *testing.F) {
 		Parse("f.md", []byte(text))
 	})
 }
+
+func TestLoadFilesKeepsFrontmatterOnly(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte(receipt(goodJSON)), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.md"), []byte("---\nschema: guild.handoff_receipt.v1\ntask_id: T9-qa\n---\nDone.\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "c.md"), []byte("```guild.handoff.v2\n{\n```\n"), 0o644)
+	fs, err := LoadFiles(dir, "h")
+	if err != nil || len(fs) != 3 {
+		t.Fatalf("files %+v, err %v", fs, err)
+	}
+	if fs[0].Receipt == nil || fs[0].Err != nil {
+		t.Fatalf("a.md: %+v", fs[0])
+	}
+	if !IsFrontmatterOnly(fs[1].Err) || fs[1].FrontTaskID != "T9-qa" || fs[1].Path != "h/b.md" {
+		t.Fatalf("b.md: %+v", fs[1])
+	}
+	if fs[2].Err == nil || IsFrontmatterOnly(fs[2].Err) {
+		t.Fatalf("c.md: a broken block is not frontmatter-only: %+v", fs[2])
+	}
+}

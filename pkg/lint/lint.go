@@ -11,8 +11,9 @@
 // disagrees with the count is a reason, not a failure.
 //
 // Strict mode adds the integrity rules: no raw (unwrapped, non-operator) text in
-// a recall section, the integrity notice before the first wrapped chunk, and
-// balanced, well-formed delimiters. Run checks that every bundle of one run has a
+// a recall section, the integrity notice before the first wrapped chunk,
+// balanced, well-formed delimiters, and the ambient-context instruction in the
+// Task-dependent layer. Run checks that every bundle of one run has a
 // byte-identical Universal section, and that bundles of one specialist have a
 // byte-identical Role-dependent section.
 package lint
@@ -45,6 +46,11 @@ const (
 	// RecallHeading opens the Task layer's recall section.
 	RecallHeading = "### Recall"
 )
+
+// AmbientPhrase names the ambient-context instruction: strict mode fails a
+// bundle whose Task-dependent layer has no line with it (outside fenced code
+// and wrapped recall blocks, so recalled text cannot stand in for it).
+const AmbientPhrase = "ambient context"
 
 // ChunkHeaderPrefix starts the line a bundle puts before every recalled chunk:
 // "recall: <source_path> · trust_tier: <tier> · score: <s>".
@@ -299,7 +305,34 @@ func strictReasons(text string, ls []line) []string {
 		}
 	}
 	out = append(out, rawRecall(ls)...)
+	if r := ambientReason(ls); r != "" {
+		out = append(out, r)
+	}
 	return out
+}
+
+// ambientReason checks that the Task-dependent layer carries the
+// ambient-context instruction; "" when it does.
+func ambientReason(ls []line) string {
+	start := -1
+	for i, l := range ls {
+		if l.heading == 2 && strings.TrimRight(l.text, " \t") == TaskHeading {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return "no " + TaskHeading + " layer, so no ambient-context instruction (a line saying \"" + AmbientPhrase + "\")"
+	}
+	for _, l := range ls[start+1:] {
+		if l.heading == 2 && (strings.TrimRight(l.text, " \t") == UniversalHeading || strings.TrimRight(l.text, " \t") == RoleHeading) {
+			break
+		}
+		if !l.wrapped && !l.fenced && strings.Contains(strings.ToLower(l.text), AmbientPhrase) {
+			return ""
+		}
+	}
+	return "the " + TaskHeading + " layer has no ambient-context instruction (a line saying \"" + AmbientPhrase + "\", outside fences and recall blocks)"
 }
 
 // rawRecall finds text in recall and graph sections that is neither a chunk

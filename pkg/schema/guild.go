@@ -53,6 +53,10 @@ type BundleReceipt struct {
 	LayersIncluded map[string]int `json:"layers_included"`
 	// DroppedForBudget lists each cut made to fit the cap.
 	DroppedForBudget []string `json:"dropped_for_budget"`
+	// Followups are the bundle's followups: frontmatter lines, one per
+	// graph–wiki contradiction (node id, page path, the side that won and
+	// why), for the wiki's maintainers; never null.
+	Followups []string `json:"followups"`
 }
 
 // BundleThreshold is guild.bundle_threshold: guild-bundle --check-threshold's

@@ -54,6 +54,9 @@ type Frontmatter struct {
 	ExpiresAt string `json:"expires_at,omitempty"`
 	// Supersedes lists the pages (paths or slugs) this page replaces.
 	Supersedes []string `json:"supersedes,omitempty"`
+	// Aliases are other names of the page's subject (a graph node id or
+	// name, a product's code name); guild-bundle matches graph nodes by them.
+	Aliases []string `json:"aliases,omitempty"`
 	// Sensitivity is public, internal, confidential or secret.
 	Sensitivity string `json:"sensitivity,omitempty"`
 	// Synthesized marks a page written by a model rather than a person.
@@ -265,6 +268,8 @@ func ParseFrontmatter(yamlText string, firstLine int) (Frontmatter, []Diagnostic
 			fm.ExpiresAt, err = scalar(v, key, vl)
 		case "supersedes":
 			fm.Supersedes, err = stringList(v, key, vl)
+		case "aliases":
+			fm.Aliases, err = stringList(v, key, vl)
 		case "sensitivity":
 			fm.Sensitivity, err = scalar(v, key, vl)
 			if err == nil && fm.Sensitivity != "" && !contains(sensitivities, fm.Sensitivity) {
