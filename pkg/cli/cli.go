@@ -17,7 +17,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -33,10 +33,6 @@ const (
 	ExitUsage       = 2
 	ExitInterrupted = 130
 )
-
-// Version is set with -ldflags "-X github.com/rtch/rtch/pkg/cli.Version=v1.2.3";
-// otherwise it falls back to the module version in the build info.
-var Version = ""
 
 // StdinMode says how a tool uses standard input.
 type StdinMode int
@@ -113,6 +109,19 @@ type Env struct {
 	StderrIsTerminal bool
 	// Getenv reads the environment.
 	Getenv func(string) string
+	// Dir stands for the working directory ("" is the process's): where a tool
+	// starts looking for its zone or project root (Invocation.Dir).
+	Dir string
+	// progress relays progress lines to an in-process caller.
+	progress func(string)
+}
+
+// Path resolves a relative file name against Dir.
+func (e *Env) Path(name string) string {
+	if e.Dir == "" || name == "" || name == "-" || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(e.Dir, name)
 }
 
 // Warnf prints "tool: warning: …" unless quiet.
@@ -130,8 +139,12 @@ func (e *Env) Hintf(format string, args ...any) {
 }
 
 // Progressf prints a progress line ("\r"-terminated) only when stderr is a
-// terminal and not quiet.
+// terminal and not quiet, and hands it to the invocation's Progress hook when
+// there is one.
 func (e *Env) Progressf(format string, args ...any) {
+	if e.progress != nil {
+		e.progress(e.Tool.Name + ": " + fmt.Sprintf(format, args...))
+	}
 	if e.StderrIsTerminal && !e.Quiet {
 		fmt.Fprintf(e.Stderr, "\r%s: %s\033[K", e.Tool.Name, fmt.Sprintf(format, args...))
 	}
@@ -237,23 +250,6 @@ func Main(t *Tool) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, t, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-}
-
-// VersionString is the version printed by --version.
-func VersionString() string {
-	if Version != "" {
-		return Version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		v := bi.Main.Version
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && v == "(devel)" {
-				v += " " + s.Value
-			}
-		}
-		return v
-	}
-	return "(devel)"
 }
 
 func sortedFlagNames(fs *flag.FlagSet) []string {

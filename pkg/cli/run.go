@@ -16,6 +16,46 @@ import (
 
 // Run parses args, wires the streams and runs the tool; it returns the exit code.
 func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return Exec(ctx, t, Invocation{Args: args, Stdin: stdin, Stdout: stdout, Stderr: stderr}).Code
+}
+
+// Invocation is one run of a tool: what a process would get from its parent.
+// A caller that runs tools in-process (rtch-mcp, pkg/pipeline) fills in Dir,
+// Getenv and Progress instead of changing the process's own.
+type Invocation struct {
+	// Args are the command-line arguments after the tool's name.
+	Args []string
+	// Stdin, Stdout and Stderr are the standard streams.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Dir stands for the working directory when a tool looks for its zone or
+	// project root and when -o is relative; "" is the process's working
+	// directory. Other file arguments are opened as given, so a caller that
+	// sets Dir passes them absolute.
+	Dir string
+	// Getenv reads the environment; nil is os.Getenv.
+	Getenv func(string) string
+	// Progress, when set, receives each progress line of long work (the text
+	// of Env.Progressf) whether or not stderr is a terminal.
+	Progress func(string)
+}
+
+// Result is how a run ended.
+type Result struct {
+	// Code is the exit code.
+	Code int
+	// Complete says the output was written whole: the run succeeded, or it
+	// ended with a code after a complete stream (a gate code).
+	Complete bool
+}
+
+// Exec runs the tool for one invocation and returns how it ended.
+func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
+	args, stdin, stdout, stderr := inv.Args, inv.Stdin, inv.Stdout, inv.Stderr
+	getenv := inv.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
 	fs := flag.NewFlagSet(t.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
@@ -44,19 +84,19 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			writeHelp(stdout, t, fs)
-			return ExitOK
+			return Result{Code: ExitOK, Complete: true}
 		}
 		diag("error", "%v", err)
 		diag("hint", "run '%s --help' for usage", t.Name)
-		return t.usageCode()
+		return Result{Code: t.usageCode()}
 	}
 	if help {
 		writeHelp(stdout, t, fs)
-		return ExitOK
+		return Result{Code: ExitOK, Complete: true}
 	}
 	if version {
 		fmt.Fprintf(stdout, "%s %s\n", t.Name, VersionString())
-		return ExitOK
+		return Result{Code: ExitOK, Complete: true}
 	}
 
 	var filter record.Filter
@@ -64,7 +104,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		f, err := compileJQ(jqExpr)
 		if err != nil {
 			diag("error", "--jq: %v", err)
-			return t.usageCode()
+			return Result{Code: t.usageCode()}
 		}
 		filter = f
 	}
@@ -77,13 +117,16 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		Quiet:            quiet,
 		ConfigPath:       configPath,
 		StderrIsTerminal: isTerminal(stderr),
-		Getenv:           os.Getenv,
+		Getenv:           getenv,
+		Dir:              inv.Dir,
+		progress:         inv.Progress,
 	}
 
 	if outPath != "" {
+		outPath = env.Path(outPath)
 		if err := refuseInputAsOutput(outPath, stdin, t); err != nil {
 			diag("error", "%v", err)
-			return t.usageCode()
+			return Result{Code: t.usageCode()}
 		}
 	}
 
@@ -92,7 +135,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		if isTerminal(stdin) {
 			diag("error", "no record stream on standard input")
 			diag("hint", "pipe the previous stage into it, e.g. %s", firstLine(t.Example))
-			return t.usageCode()
+			return Result{Code: t.usageCode()}
 		}
 		env.In = record.NewReader(stdin, "stdin")
 	case OptionalStream:
@@ -111,7 +154,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 		p, err := atomicfile.Create(outPath, 0o644)
 		if err != nil {
 			diag("error", "-o %s: %v", outPath, err)
-			return t.usageCode()
+			return Result{Code: t.usageCode()}
 		}
 		pending = p
 		bw = bufio.NewWriterSize(p, 256<<10)
@@ -148,7 +191,7 @@ func Run(ctx context.Context, t *Tool, args []string, stdin io.Reader, stdout, s
 	if runErr != nil {
 		reportError(diag, runErr, code)
 	}
-	return code
+	return Result{Code: code, Complete: complete && code != ExitInterrupted}
 }
 
 func exitCode(ctx context.Context, t *Tool, err error) int {

@@ -39,18 +39,20 @@ func Main() int {
 
 // Run runs guild-lint in-process.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	return cli.Run(ctx, tool(), args, stdin, stdout, stderr)
+	return cli.Run(ctx, Tool(), args, stdin, stdout, stderr)
 }
 
-func tool() *cli.Tool {
+// Tool returns the guild-lint tool.
+func Tool() *cli.Tool {
 	var (
-		strict bool
-		runDir string
+		strict  bool
+		runDir  string
+		bundles cli.Strings
 	)
 	return &cli.Tool{
 		Name:    "guild-lint",
 		Summary: "deterministic budget and integrity lint of context bundles",
-		Usage:   "guild-lint [--strict] [--run DIR] BUNDLE...\n       guild-lint [--strict] --run DIR",
+		Usage:   "guild-lint [--strict] [--run DIR] BUNDLE...\n       guild-lint [--strict] --run DIR\n       guild-lint [--strict] --bundle FILE",
 		Description: `Prints one verdict per bundle, one JSON object per line, with exactly the keys
 bundle, pass, est_tokens, graph_est_tokens, has_dropped_for_budget,
 frontmatter_token_estimate and reasons. est_tokens is ceil(code points / 4) of
@@ -66,7 +68,12 @@ without the integrity notice before it, and unbalanced or malformed recall
 delimiters. --run DIR lints every *.md bundle in DIR (besides any named) and
 fails bundles whose Universal section differs by a byte from the run's, or
 whose Role-dependent section differs from other bundles of the same specialist.
-BUNDLE "-" reads a bundle from standard input.`,
+BUNDLE "-" reads a bundle from standard input.
+
+--bundle FILE is the original Guild linter's command line
+(lint-context-bundle.ts --bundle FILE), so skill text written for it works
+unchanged; it may be repeated and mixed with positional bundles. The verdicts
+match the original's except where docs/decisions/guild-lint.md says why not.`,
 		Example:   "guild-bundle --plan .guild/plan/search.md --all --run-id r1 >/dev/null && guild-lint --strict --run .guild/context/r1",
 		NoRecords: true,
 		// Lint verdicts depend on the bundle alone; --config is accepted for
@@ -81,12 +88,13 @@ BUNDLE "-" reads a bundle from standard input.`,
 		},
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&strict, "strict", false, "also fail integrity problems: raw recall text, missing integrity notice, unbalanced delimiters")
+			fs.Var(&bundles, "bundle", "lint the bundle `FILE` (the original Guild linter's flag; repeatable, same as a positional BUNDLE)")
 			fs.StringVar(&runDir, "run", "", "lint every bundle in the run directory `DIR` and check the Universal and Role layers are byte-identical across them")
 		},
 		Run: func(ctx context.Context, env *cli.Env) error {
-			names := append([]string{}, env.Args...)
+			names := append(append([]string{}, bundles...), env.Args...)
 			if runDir != "" {
-				ents, err := os.ReadDir(runDir)
+				ents, err := os.ReadDir(env.Path(runDir))
 				if err != nil {
 					return &cli.ExitError{Code: ExitUnreadable, Err: fmt.Errorf("--run %s: %w", runDir, unwrapPath(err))}
 				}
@@ -107,7 +115,7 @@ BUNDLE "-" reads a bundle from standard input.`,
 				}
 			}
 			if len(names) == 0 {
-				return &cli.ExitError{Code: ExitUnreadable, Err: errors.New("no bundle named"), Hint: "run 'guild-lint BUNDLE...' or 'guild-lint --run .guild/context/<run-id>'"}
+				return &cli.ExitError{Code: ExitUnreadable, Err: errors.New("no bundle named"), Hint: "run 'guild-lint BUNDLE...', 'guild-lint --bundle FILE' or 'guild-lint --run .guild/context/<run-id>'"}
 			}
 			var (
 				verdicts   []lint.Verdict
@@ -123,7 +131,7 @@ BUNDLE "-" reads a bundle from standard input.`,
 				if n == "-" {
 					data, err = io.ReadAll(env.Stdin)
 				} else {
-					data, err = os.ReadFile(n)
+					data, err = os.ReadFile(env.Path(n))
 				}
 				if err != nil {
 					fmt.Fprintf(env.Stderr, "guild-lint: error: %s: %v\n", n, unwrapPath(err))

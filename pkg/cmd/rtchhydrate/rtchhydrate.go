@@ -169,7 +169,7 @@ func root(ctx context.Context, env *cli.Env, in *hydrate.Input) (string, error) 
 	if in.Zone != nil && in.Zone.ZoneRoot != "" {
 		return in.Zone.ZoneRoot, nil
 	}
-	r, err := zone.ResolveRoot(ctx, "", env.Getenv)
+	r, err := zone.ResolveRoot(ctx, env.Dir, env.Getenv)
 	if err != nil {
 		return "", cli.Usage("zone root: %v", err)
 	}

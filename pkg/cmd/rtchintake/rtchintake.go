@@ -122,7 +122,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		}
 		layers = append(layers, intake.Layer{Name: "file:" + o.intakeFile, Fields: f})
 	}
-	root, err := zone.ResolveRoot(ctx, "", env.Getenv)
+	root, err := zone.ResolveRoot(ctx, env.Dir, env.Getenv)
 	if err != nil {
 		return cli.Usage("zone root: %v", err)
 	}

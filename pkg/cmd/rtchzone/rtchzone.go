@@ -77,7 +77,11 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if len(env.Args) > 0 {
 		return cli.UsageHint("name the start directory with --dir DIR", "unexpected argument %q", env.Args[0])
 	}
-	root, err := zone.ResolveRoot(ctx, o.dir, env.Getenv)
+	start := env.Dir
+	if o.dir != "" {
+		start = env.Path(o.dir)
+	}
+	root, err := zone.ResolveRoot(ctx, start, env.Getenv)
 	if err != nil {
 		if o.dir != "" {
 			return cli.Usage("--dir: %v", err)

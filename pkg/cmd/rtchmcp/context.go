@@ -1,0 +1,160 @@
+package rtchmcp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/intake"
+	"github.com/rtch/rtch/pkg/pipeline"
+	"github.com/rtch/rtch/pkg/schema"
+)
+
+// ContextInput is rtch_context's arguments: rtch-intake's fields.
+type ContextInput struct {
+	Goal         string   `json:"goal" jsonschema:"What you are about to do, in your own words: a sentence, an error message, a stack trace or a whole issue. Identifiers, paths, quoted strings and error fragments in it become the search terms."`
+	Enough       string   `json:"enough" jsonschema:"When the lane may stop: the evidence that would be enough to act on, e.g. 'the function that prints the help text is hydrated'. Required: the lane declines without a halting definition. The packet's halting_reason says whether it was met."`
+	Profile      string   `json:"profile,omitempty" jsonschema:"What kind of target you expect. code_path: the code that implements something (default). doctrine_chain: the documents that rule it. audit_history: append-only records and logs. manifest_registry: manifests and registries. vague_intent: you cannot name the target yet. mixed: several."`
+	Fanout       string   `json:"fanout,omitempty" jsonschema:"How wide to search and how much to read: conservative (4000 tokens), normal (8000, default) or wide (16000)."`
+	Risk         string   `json:"risk,omitempty" jsonschema:"What you will do with the evidence: read_only (default), low_mutation or high_mutation; higher risk makes the lane more cautious."`
+	OutputKind   string   `json:"output_kind,omitempty" jsonschema:"The packet's shape. hydration_packet: ranked chunks (default). single_chunk: only the best chunk. claim_evidence: only chunks that support a claim. target_set_for_consolidate: adds the handoff target set."`
+	Seeds        []string `json:"seeds,omitempty" jsonschema:"Extra search terms you already know matter (identifiers, file names)."`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"Token budget for the chunks, replacing the fanout's default."`
+	Format       string   `json:"format,omitempty" jsonschema:"Text content format: md (default, a brief to read) or json (the packet itself). The packet is always the structured content."`
+	Persist      bool     `json:"persist,omitempty" jsonschema:"Also save the packet under audit-logs/rtch/packets/ in the root so rtch_rehydrate can check it later by its packet_id."`
+}
+
+// contextSchema is ContextInput's schema with the enumerations a model
+// chooses from.
+func contextSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[ContextInput](nil)
+	if err != nil {
+		panic(err)
+	}
+	enum := func(name string, values []string) {
+		for _, v := range values {
+			s.Properties[name].Enum = append(s.Properties[name].Enum, v)
+		}
+	}
+	enum("profile", intake.Profiles)
+	enum("fanout", intake.FanoutLevels)
+	enum("risk", intake.MutationRisks)
+	enum("output_kind", intake.ExpectedOutputs)
+	enum("format", []string{"md", "json"})
+	s.Properties["goal"].MinLength = ptr(1)
+	s.Properties["budget_tokens"].Minimum = ptr(0.0)
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func outputSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{IgnoreInvalidTypes: true})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+const contextDescription = `Find and read the evidence for a task in this repository, before you open files yourself. Runs the rtch lane (intake, zone, scout, probe, hydrate, packet) on the served root, the same code as the piped rtch binaries.
+
+Give the goal (what you are about to do) and enough (what evidence would let you act). You get a brief (markdown): the ranked files, and bounded chunks of them, each with why it was chosen, its sha256 and its re-entry range; plus what was skipped, cautions (injection-flagged or redacted text, effective-record gate problems), unresolved questions and the next legal probes. The structured content is the evidence packet (rtch.packet) itself.
+
+A re-entry is a chunk's path:Lstart-Lend: pass it to rtch_reenter to read those lines again (or a wider range) instead of reading the whole file. Call again with a sharper goal or more seeds when the halting_reason says enough was not reached.`
+
+func addContextTools(s *mcp.Server, h *handler) {
+	mcp.AddTool(s, &mcp.Tool{
+		Name:         "rtch_context",
+		Title:        "Find the evidence for a task",
+		Description:  contextDescription,
+		InputSchema:  contextSchema(),
+		OutputSchema: outputSchema[schema.Packet](),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, h.context)
+}
+
+// context runs the lane and renders the packet twice from one stream: JSON
+// for the structured content, and the requested text format.
+func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in ContextInput) (*mcp.CallToolResult, any, error) {
+	c := h.call(ctx, req)
+	format := in.Format
+	if format == "" {
+		format = "md"
+	}
+	now := ""
+	if h.getenv("SOURCE_DATE_EPOCH") == "" {
+		// One generated_at for both renderings of the packet.
+		now = time.Now().UTC().Format(time.RFC3339)
+	}
+	stream, res, err := c.exec(nil, pipeline.Lane(h.intakeArgs(in))...)
+	if err != nil {
+		return nil, nil, err
+	}
+	diag := res.Diagnostics
+	pj, res, err := c.exec(bytes.NewReader(stream), pipeline.Packet(packetArgs("json", now, in.Persist)...))
+	if err != nil {
+		return nil, nil, err
+	}
+	diag += res.Diagnostics
+	packet, err := firstValue(pj)
+	if err != nil {
+		return nil, nil, fmt.Errorf("rtch-packet printed no packet: %v", err)
+	}
+	body := string(pj)
+	if format == "md" {
+		md, res, err := c.exec(bytes.NewReader(stream), pipeline.Packet(packetArgs("md", now, false)...))
+		if err != nil {
+			return nil, nil, err
+		}
+		body = string(md)
+		diag += res.Diagnostics
+	}
+	return &mcp.CallToolResult{Content: text(body, diag), StructuredContent: packet}, nil, nil
+}
+
+// intakeArgs are the rtch-intake flags of a call, exactly as a shell user
+// would type them; defaults the root's .rtch.toml does not set are filled in.
+func (h *handler) intakeArgs(in ContextInput) []string {
+	cfg, _, err := config.Load("", h.root.Dir)
+	if err != nil {
+		cfg = &config.Config{} // rtch-intake reports the broken file itself
+	}
+	def := intake.FromConfig(cfg.Intake).Fields
+	args := []string{"--goal=" + in.Goal, "--enough=" + in.Enough}
+	flag := func(name, v, fromConfig, fallback string) {
+		switch {
+		case v != "":
+			args = append(args, "--"+name+"="+v)
+		case fromConfig == "":
+			args = append(args, "--"+name+"="+fallback)
+		}
+	}
+	flag("profile", in.Profile, def.TargetProfile, "code_path")
+	flag("fanout", in.Fanout, def.FanoutLevel, "normal")
+	flag("risk", in.Risk, def.MutationRisk, "read_only")
+	flag("output-kind", in.OutputKind, def.ExpectedOutput, "hydration_packet")
+	for _, sd := range in.Seeds {
+		args = append(args, "--seed="+sd)
+	}
+	if in.BudgetTokens > 0 {
+		args = append(args, "--budget-tokens="+strconv.Itoa(in.BudgetTokens))
+	}
+	return args
+}
+
+func packetArgs(format, now string, persist bool) []string {
+	args := []string{"--format=" + format}
+	if now != "" {
+		args = append(args, "--now="+now)
+	}
+	if persist {
+		args = append(args, "--persist")
+	}
+	return args
+}
