@@ -1,0 +1,295 @@
+package rtchmcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// repo writes a small Go tree: the lane has something to find.
+func repo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":             "module example.com/demo\n\ngo 1.22\n",
+		"stream/reader.go":   "package stream\n\nimport \"fmt\"\n\n// ReadLine reads one record and reports a malformed line with its number.\nfunc ReadLine(no int, line string) error {\n\tif line == \"\" || line[0] != '{' {\n\t\treturn fmt.Errorf(\"line %d: malformed record\", no)\n\t}\n\treturn nil\n}\n",
+		"stream/writer.go":   "package stream\n\n// WriteLine writes one record.\nfunc WriteLine(s string) string { return s + \"\\n\" }\n",
+		"docs/overview.md":   "# Overview\n\nThe stream package reads and writes records.\n",
+		"secret/outside.txt": "",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// connect serves root through the SDK's in-memory transport and returns a
+// client session; progress notifications go to onProgress.
+func connect(t *testing.T, root string, onProgress func(*mcp.ProgressNotificationParams)) *mcp.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	r, err := NewRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := NewServer(ctx, r, func(k string) string {
+		if k == "SOURCE_DATE_EPOCH" {
+			return "1767225600"
+		}
+		return os.Getenv(k)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	opts := &mcp.ClientOptions{}
+	if onProgress != nil {
+		opts.ProgressNotificationHandler = func(_ context.Context, req *mcp.ProgressNotificationClientRequest) { onProgress(req.Params) }
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, opts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	return res
+}
+
+func textOf(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestListsTheSixTools(t *testing.T) {
+	cs := connect(t, repo(t), nil)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+		if len(tl.Description) < 100 {
+			t.Errorf("%s: description too thin for a model: %q", tl.Name, tl.Description)
+		}
+	}
+	want := "guild_bundle guild_lint guild_recall rtch_context rtch_reenter rtch_rehydrate"
+	if got := strings.Join(names, " "); got != want {
+		t.Fatalf("tools = %s, want %s", got, want)
+	}
+	for _, tl := range res.Tools {
+		if tl.Name != "rtch_context" {
+			continue
+		}
+		in, _ := json.Marshal(tl.InputSchema)
+		for _, s := range []string{`"required":["goal","enough"]`, `"code_path"`, `"hydration_packet"`, `"conservative"`} {
+			if !strings.Contains(string(in), s) {
+				t.Errorf("rtch_context input schema lacks %s: %s", s, in)
+			}
+		}
+	}
+}
+
+func TestContextReturnsBriefPacketAndProgress(t *testing.T) {
+	var (
+		mu    sync.Mutex
+		steps []string
+	)
+	cs := connect(t, repo(t), func(p *mcp.ProgressNotificationParams) {
+		mu.Lock()
+		steps = append(steps, p.Message)
+		mu.Unlock()
+	})
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
+		Name: "rtch_context",
+		Arguments: map[string]any{
+			"goal": "find where ReadLine reports a malformed line", "enough": "the function that reports it is hydrated",
+			"persist": true,
+		},
+		Meta: mcp.Meta{"progressToken": "tok-1"},
+	})
+	if err != nil || res.IsError {
+		t.Fatalf("rtch_context: %v %s", err, textOf(res))
+	}
+	brief := textOf(res)
+	if !strings.HasPrefix(brief, "# Evidence packet `rtch_packet_") || !strings.Contains(brief, "stream/reader.go") {
+		t.Fatalf("brief:\n%s", brief)
+	}
+	var p struct {
+		Kind             string `json:"kind"`
+		PacketID         string `json:"packet_id"`
+		SelectedSurfaces []struct {
+			Path string `json:"path"`
+		} `json:"selected_surfaces"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &p); err != nil || p.Kind != "rtch.packet" || len(p.SelectedSurfaces) == 0 || p.SelectedSurfaces[0].Path != "stream/reader.go" {
+		t.Fatalf("structured packet: %v %s", err, raw)
+	}
+	mu.Lock()
+	got := strings.Join(steps, "\n")
+	mu.Unlock()
+	for _, s := range []string{"rtch-intake: done (stage 1/5)", "rtch-hydrate: done (stage 5/5)", "rtch-packet: done"} {
+		if !strings.Contains(got, s) {
+			t.Errorf("progress lacks %q:\n%s", s, got)
+		}
+	}
+
+	// The persisted packet rehydrates by its id, every chunk unchanged.
+	rh := callTool(t, cs, "rtch_rehydrate", map[string]any{"packet": p.PacketID})
+	if rh.IsError || !strings.Contains(textOf(rh), `"overall":"refreshed"`) {
+		t.Fatalf("rtch_rehydrate: %s", textOf(rh))
+	}
+}
+
+func TestReenterReadsTheRangeWithItsHash(t *testing.T) {
+	cs := connect(t, repo(t), nil)
+	res := callTool(t, cs, "rtch_reenter", map[string]any{"range": "stream/reader.go:L6-L9"})
+	if res.IsError {
+		t.Fatal(textOf(res))
+	}
+	out := textOf(res)
+	if !strings.HasPrefix(out, "stream/reader.go L6-L9 · sha256 ") || !strings.Contains(out, "func ReadLine(no int, line string) error {") {
+		t.Fatalf("reenter:\n%s", out)
+	}
+	sc, _ := json.Marshal(res.StructuredContent)
+	if !strings.Contains(string(sc), `"kind":"rtch.chunk"`) || !strings.Contains(string(sc), `"line_range":"L6-L9"`) {
+		t.Fatalf("structured chunk: %s", sc)
+	}
+}
+
+// Every path argument is confined to the root, by name and through links.
+func TestPathsAreConfinedToTheRoot(t *testing.T) {
+	root := repo(t)
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "bundle.md"), []byte("# x\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(root, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "gone"), filepath.Join(root, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root, nil)
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"rtch_reenter", map[string]any{"range": "../x.go:L1-L2"}, `range "../x.go": outside the root ` + mustReal(t, root)},
+		{"rtch_reenter", map[string]any{"range": "/etc/passwd:L1-L2"}, `range "/etc/passwd": outside the root`},
+		{"rtch_reenter", map[string]any{"range": "escape/bundle.md:L1-L1"}, `range "escape/bundle.md": leaves the root ` + mustReal(t, root) + ` through a symbolic link (it resolves to ` + mustReal(t, outside) + `/bundle.md)`},
+		{"guild_lint", map[string]any{"bundles": []string{"escape/bundle.md"}}, `bundles "escape/bundle.md": leaves the root`},
+		{"guild_lint", map[string]any{"run": "../"}, `run "../": outside the root`},
+		{"guild_bundle", map[string]any{"plan": "dangling/plan.md", "all": true}, `plan "dangling/plan.md": goes through the dangling symbolic link`},
+		{"rtch_rehydrate", map[string]any{"packet": "escape/p.yaml"}, `packet "escape/p.yaml": leaves the root`},
+	}
+	for _, c := range cases {
+		res := callTool(t, cs, c.tool, c.args)
+		if !res.IsError || !strings.Contains(textOf(res), c.want) {
+			t.Errorf("%s %v: isError=%v %q, want %q", c.tool, c.args, res.IsError, textOf(res), c.want)
+		}
+	}
+}
+
+func mustReal(t *testing.T, p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Domain failures are tool errors carrying the CLI's message.
+func TestDomainErrorsCarryTheCLIMessage(t *testing.T) {
+	cs := connect(t, repo(t), nil)
+	res := callTool(t, cs, "rtch_context", map[string]any{"goal": "find the reader", "enough": ""})
+	if !res.IsError || !strings.Contains(textOf(res), "rtch-intake: error: intake declined: missing enough_evidence_definition (--enough)") {
+		t.Fatalf("empty enough: %s", textOf(res))
+	}
+	res = callTool(t, cs, "rtch_context", map[string]any{"goal": "find the reader"})
+	if !res.IsError || !strings.Contains(textOf(res), `missing properties: ["enough"]`) {
+		t.Fatalf("missing enough: %s", textOf(res))
+	}
+	res = callTool(t, cs, "rtch_reenter", map[string]any{"range": "stream/reader.go:L90-L99"})
+	if !res.IsError || !strings.Contains(textOf(res), "rtch-hydrate: error:") {
+		t.Fatalf("range past the end: %s", textOf(res))
+	}
+	res = callTool(t, cs, "guild_lint", map[string]any{"bundles": []string{"no/such.md"}})
+	if !res.IsError || !strings.Contains(textOf(res), "guild-lint: error: no/such.md: no such file or directory") {
+		t.Fatalf("unreadable bundle: %s", textOf(res))
+	}
+	res = callTool(t, cs, "guild_recall", map[string]any{"query": " "})
+	if !res.IsError || !strings.Contains(textOf(res), "guild-recall: error: --query is required") {
+		t.Fatalf("blank query: %s", textOf(res))
+	}
+}
+
+// A cancelled call stops the lane: on a tree whose walk takes seconds, the
+// handler returns the context's error instead of a packet, and the client's
+// call ends with an error.
+func TestCancelStopsTheWork(t *testing.T) {
+	big := filepath.Join(goroot(t), "src")
+	r, err := NewRoot(big)
+	if err != nil {
+		t.Skipf("no Go source tree to walk: %v", err)
+	}
+	h, err := newHandler(context.Background(), r, os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := ContextInput{Goal: "where does the http server parse request headers", Enough: "the parser is hydrated"}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	res, _, err := h.context(ctx, nil, in)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled lane: err %v, result %v", err, res)
+	}
+
+	cs := connect(t, big, nil)
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "rtch_context", Arguments: map[string]any{"goal": in.Goal, "enough": in.Enough}}); err == nil {
+		t.Fatal("a cancelled call succeeded")
+	}
+}
+
+func goroot(t *testing.T) string {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	return strings.TrimSpace(string(out))
+}
