@@ -5,18 +5,29 @@ GOAL    ?= find where the record stream reader reports malformed lines
 EVALREPOS ?= /work/.mirror
 EVALFLAGS ?=
 
-.PHONY: all build test install run eval bench help clean
+VERSION ?=
+# -buildvcs=auto stamps the revision, dirty flag and commit time that
+# --version prints, whatever GOFLAGS says; make release VERSION=v1.2.3 also
+# sets the version and the build time.
+BUILDFLAGS ?= -buildvcs=auto
+CLI     := github.com/rtch/rtch/pkg/cli
+
+.PHONY: all build test install run eval bench help clean release readme-sample
 
 all: build
 
 build: ## build every binary into ./bin
-	$(GO) build -o $(BIN)/ ./cmd/...
+	$(GO) build $(BUILDFLAGS) -o $(BIN)/ ./cmd/...
+
+release: ## build every binary with VERSION (required) and the build time stamped in
+	@test -n "$(VERSION)" || { echo "make release: set VERSION, e.g. make release VERSION=v1.2.3" >&2; exit 2; }
+	$(GO) build $(BUILDFLAGS) -ldflags "-X $(CLI).Version=$(VERSION) -X $(CLI).BuildTime=$$(date -u +%Y-%m-%dT%H:%M:%SZ)" -o $(BIN)/ ./cmd/...
 
 test: ## run the test suite (what CI runs)
 	$(GO) test ./...
 
 install: ## install every binary into $GOBIN
-	$(GO) install ./cmd/...
+	$(GO) install $(BUILDFLAGS) ./cmd/...
 
 run: build ## run the whole pipeline on this repository and print the brief
 	$(BIN)/rtch-intake --goal "$(GOAL)" --profile code_path --fanout normal \
