@@ -17,6 +17,14 @@
 // protection (probe, quarantine, classify, wrap). The bundle is measured with
 // pkg/lint's own estimator, trimmed in SPEC §10's order when over the cap, and
 // linted (strict) before it is returned: a failing bundle is never returned.
+//
+// Every lane bundle carries the ambient-context instruction once in its Task
+// layer, and graph–wiki contradictions are resolved by the seed's rule and
+// recorded as followups (contradict.go). BuildLead assembles the run
+// coordinator's lean lead context instead: the plan summary, the last N
+// handoff envelopes verbatim and a compacted digest of the older ones,
+// recomputed when the current lead context passes its capacity threshold
+// (lead.go, compact.go).
 package bundle
 
 import (

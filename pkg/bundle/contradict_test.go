@@ -110,3 +110,20 @@ func TestResolveContradictions(t *testing.T) {
 		t.Errorf("no graph: %d kept, %d found", len(keep), len(found))
 	}
 }
+
+// FuzzConflicts runs the contradiction tests over arbitrary page bodies and
+// node summaries: they must not panic, and a page never contradicts a node
+// that states nothing.
+func FuzzConflicts(f *testing.F) {
+	f.Add("Dunning schedule: day 1, 3, 5, 7.", "- Dunning schedule: day 1, 3 and 5\n```\nx: y\n```\n")
+	f.Add("Runs fn until success.", "retry.Do does not run fn until success.")
+	f.Fuzz(func(t *testing.T, summary, body string) {
+		n := graph.Node{ID: "pkg/retry.Do", Name: "retry.Do", Summary: summary}
+		p := testPage("p.md", "retry.Do", wiki.Frontmatter{}, body)
+		conflicts(n, p)
+		n.Summary = ""
+		if got := conflicts(n, p); len(got) != 0 {
+			t.Fatalf("empty summary contradicted: %q", got)
+		}
+	})
+}

@@ -32,6 +32,9 @@ const (
 	DefaultMaxPageBytes         = 1 << 20
 	DefaultBM25MaxBytes         = 64 << 20
 	DefaultMechanism            = "auto"
+	DefaultLeadLastN            = 5
+	DefaultLeadCapacityTokens   = 8000
+	DefaultLeadRecomputeAt      = 0.7
 )
 
 // Mechanisms are the values of index.mechanism.
@@ -46,6 +49,21 @@ type Config struct {
 	Index Index `toml:"index"`
 	// Caps bounds what one recall may return.
 	Caps Caps `toml:"caps"`
+	// Lead configures guild-bundle --lead, the coordinator's lean context.
+	Lead Lead `toml:"lead"`
+}
+
+// Lead configures the lean lead context.
+type Lead struct {
+	// LastN is how many of the run's latest v2 envelopes the lead holds
+	// verbatim (default 5); older ones are compacted into the digest.
+	LastN *int `toml:"last_n"`
+	// CapacityTokens is the lead's context capacity in estimated tokens
+	// (default 8000, so the 0.7 threshold sits under the 6,000-token cap).
+	CapacityTokens *int `toml:"capacity_tokens"`
+	// RecomputeAt is the share of the capacity at which the lead context is
+	// recomputed (default 0.7), in (0,1].
+	RecomputeAt *float64 `toml:"recompute_at"`
 }
 
 // Models holds the recall-before-read policy.
@@ -100,6 +118,9 @@ type Settings struct {
 	MaxPageBytes         int64
 	BM25MaxBytes         int64
 	Mechanism            string
+	LeadLastN            int
+	LeadCapacityTokens   int
+	LeadRecomputeAt      float64
 }
 
 // Defaults returns the settings of an absent file.
@@ -119,6 +140,9 @@ func (c *Config) Settings() Settings {
 		MaxPageBytes:         DefaultMaxPageBytes,
 		BM25MaxBytes:         DefaultBM25MaxBytes,
 		Mechanism:            DefaultMechanism,
+		LeadLastN:            DefaultLeadLastN,
+		LeadCapacityTokens:   DefaultLeadCapacityTokens,
+		LeadRecomputeAt:      DefaultLeadRecomputeAt,
 	}
 	set(&s.RecallScoreThreshold, c.Models.RecallScoreThreshold)
 	set(&s.RecallBeforeRead, c.Models.RecallBeforeRead)
@@ -131,6 +155,9 @@ func (c *Config) Settings() Settings {
 	set(&s.MaxPageBytes, c.Caps.MaxPageBytes)
 	set(&s.BM25MaxBytes, c.Caps.BM25MaxBytes)
 	set(&s.Mechanism, c.Index.Mechanism)
+	set(&s.LeadLastN, c.Lead.LastN)
+	set(&s.LeadCapacityTokens, c.Lead.CapacityTokens)
+	set(&s.LeadRecomputeAt, c.Lead.RecomputeAt)
 	return s
 }
 
@@ -184,6 +211,7 @@ func (c *Config) validate() error {
 		"caps.graph_tokens":         c.Caps.GraphTokens,
 		"caps.graph_depth":          c.Caps.GraphDepth,
 		"caps.structural_depth":     c.Caps.StructuralDepth,
+		"lead.last_n":               c.Lead.LastN,
 	} {
 		if v != nil && *v < 0 {
 			return fmt.Errorf("%s %d is negative", name, *v)
@@ -200,6 +228,12 @@ func (c *Config) validate() error {
 	}
 	if v := c.Caps.BM25MaxBytes; v != nil && *v < 0 {
 		return fmt.Errorf("caps.bm25_max_bytes %d is negative", *v)
+	}
+	if v := c.Lead.CapacityTokens; v != nil && *v <= 0 {
+		return fmt.Errorf("lead.capacity_tokens %d must be positive", *v)
+	}
+	if v := c.Lead.RecomputeAt; v != nil && (*v <= 0 || *v > 1) {
+		return fmt.Errorf("lead.recompute_at %v is outside (0,1]", *v)
 	}
 	if v := c.Caps.MaxPageBytes; v != nil && *v <= 0 {
 		return fmt.Errorf("caps.max_page_bytes %d must be positive", *v)

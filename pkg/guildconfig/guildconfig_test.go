@@ -57,3 +57,27 @@ func TestErrors(t *testing.T) {
 		t.Errorf("missing explicit file: %v", err)
 	}
 }
+
+func TestLeadKeys(t *testing.T) {
+	if s := Defaults(); s.LeadLastN != 5 || s.LeadCapacityTokens != 8000 || s.LeadRecomputeAt != 0.7 {
+		t.Fatalf("defaults %+v", s)
+	}
+	c, _, err := Load("", write(t, "[lead]\nlast_n = 3\ncapacity_tokens = 4000\nrecompute_at = 0.5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := c.Settings(); s.LeadLastN != 3 || s.LeadCapacityTokens != 4000 || s.LeadRecomputeAt != 0.5 {
+		t.Fatalf("%+v", s)
+	}
+	for src, want := range map[string]string{
+		"[lead]\nlast_n = -1\n":         "lead.last_n -1 is negative",
+		"[lead]\ncapacity_tokens = 0\n": "lead.capacity_tokens 0 must be positive",
+		"[lead]\nrecompute_at = 1.5\n":  "lead.recompute_at 1.5 is outside (0,1]",
+		"[lead]\nrecompute_at = 0\n":    "lead.recompute_at 0 is outside (0,1]",
+		"[lead]\nrecompute_after = 1\n": "unknown key lead.recompute_after",
+	} {
+		if _, _, err := Load("", write(t, src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err %v, want %q", src, err, want)
+		}
+	}
+}

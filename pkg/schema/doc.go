@@ -24,6 +24,7 @@ const (
 	KindRecall          = "guild.recall"
 	KindBundleReceipt   = "guild.bundle_receipt"
 	KindBundleThreshold = "guild.bundle_threshold"
+	KindLeadContext     = "guild.lead_context"
 
 	// V1 is the version of every kind above today.
 	V1 = 1

@@ -59,6 +59,43 @@ type BundleReceipt struct {
 	Followups []string `json:"followups"`
 }
 
+// LeadContext is guild.lead_context: guild-bundle --lead's capacity report,
+// whether the run's current lead context passes the recompute threshold and
+// whether lead.md was recomputed.
+type LeadContext struct {
+	record.Envelope
+	// RunID is the run.
+	RunID string `json:"run_id"`
+	// LeadPath is the lead context file, relative to the project root.
+	LeadPath string `json:"lead_path"`
+	// CapacityTokens is the lead's context capacity (--capacity, lead.capacity_tokens).
+	CapacityTokens int `json:"capacity_tokens"`
+	// RecomputeAt is the threshold share of the capacity (lead.recompute_at).
+	RecomputeAt float64 `json:"recompute_at"`
+	// ThresholdTokens is RecomputeAt × CapacityTokens, rounded up to a whole
+	// token.
+	ThresholdTokens int `json:"threshold_tokens"`
+	// CurrentExists reports a lead.md on disk before this run of the tool.
+	CurrentExists bool `json:"current_exists"`
+	// CurrentTokens is the current lead context: lead.md's estimate plus the
+	// verbatim v2 blocks of the envelopes that arrived after it was written;
+	// 0 when there is no lead.md.
+	CurrentTokens int `json:"current_tokens"`
+	// NewEnvelopes are the task ids of those later envelopes.
+	NewEnvelopes []string `json:"new_envelopes"`
+	// PassesThreshold is CurrentTokens ≥ ThresholdTokens.
+	PassesThreshold bool `json:"passes_threshold"`
+	// Recomputed reports that lead.md was (re)written by this run.
+	Recomputed bool `json:"recomputed"`
+	// Reason says why it was or was not recomputed.
+	Reason string `json:"reason"`
+	// BudgetTokens is what a recomputed lead.md may hold: under the
+	// threshold and the 6,000-token hard cap.
+	BudgetTokens int `json:"budget_tokens"`
+	// TokenEstimate is the estimate of lead.md as it now stands on disk.
+	TokenEstimate int `json:"token_estimate"`
+}
+
 // BundleThreshold is guild.bundle_threshold: guild-bundle --check-threshold's
 // answer for one lane, whether formal bundle assembly is mandatory.
 type BundleThreshold struct {

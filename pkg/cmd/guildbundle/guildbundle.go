@@ -38,13 +38,14 @@ func Tool() *cli.Tool {
 	var (
 		planPath, runID, autonomy, initiative, root, rigor string
 		tasks                                              cli.Strings
-		all, threshold                                     bool
+		all, threshold, lead                               bool
+		lastN, capacity                                    optInt
 	)
 	return &cli.Tool{
 		ConfigFile: ".guild/config.toml under the project root",
 		Name:       "guild-bundle",
 		Summary:    "assemble a specialist's three-layer context bundle under a hard token budget",
-		Usage:      "guild-bundle --plan .guild/plan/<slug>.md (--task ID... | --all) [--run-id R] [--autonomy ask|all] [< rtch stream]",
+		Usage:      "guild-bundle --plan .guild/plan/<slug>.md (--task ID... | --all) [--run-id R] [--autonomy ask|all] [< rtch stream]\n       guild-bundle --lead --run-id R [--plan FILE] [--last N] [--capacity TOKENS]",
 		Description: `Writes .guild/context/<run-id>/<specialist>-<task-id>.md for each lane and emits a
 guild.bundle_receipt record per bundle. Layers: Universal (principles, project
 overview, goals; byte-identical in every bundle of a run), Role-dependent
@@ -66,7 +67,20 @@ becomes the codebase map: paths, line ranges and re-entry commands.
 --check-threshold writes nothing: it emits a guild.bundle_threshold record per
 lane saying whether formal assembly is mandatory (more than 3 source files, a
 source over 500 lines, a depends-on contract, a cross-repo workspace, or deep
-rigor with a borderline signal).`,
+rigor with a borderline signal).
+
+--lead writes the run's lean lead context, .guild/context/<run-id>/lead.md: the
+Universal layer, the plan's lanes with the status their receipts give, the last
+N guild.handoff.v2 envelopes verbatim (--last, lead.last_n, default 5) and one
+compacted line per older envelope (fields copied as JSON, the summary cut at a
+sentence boundary with an ellipsis). Frontmatter-only receipts are listed, not
+digested. The current lead context is lead.md plus the envelopes that arrived
+after it; it is recomputed only when there is none yet or when it reaches
+lead.recompute_at (0.7) of --capacity (lead.capacity_tokens, default 8000). A
+guild.lead_context record reports the decision; a guild.bundle_receipt follows
+when lead.md was written. The new lead.md stays under the threshold and the
+6,000-token cap: digest lines are dropped oldest first, each a
+dropped_for_budget: line; the plan and the last N envelopes are never cut.`,
 		Example: "rtch-intake --goal \"…\" … | rtch-zone | rtch-scout | rtch-probe | rtch-hydrate | rtch-packet \\\n  | guild-bundle --plan .guild/plan/search.md --task T2-backend --run-id r1",
 		Stdin:   cli.OptionalStream,
 		Flags: func(fs *flag.FlagSet) {
@@ -79,9 +93,18 @@ rigor with a borderline signal).`,
 			fs.StringVar(&root, "cwd", "", "the project `ROOT` (default: the nearest directory upward holding .guild/)")
 			fs.BoolVar(&threshold, "check-threshold", false, "report whether formal assembly is mandatory for each lane; write nothing")
 			fs.StringVar(&rigor, "rigor", "normal", "`RIGOR` of the run for --check-threshold: normal or deep")
+			fs.BoolVar(&lead, "lead", false, "write the run's lean lead context (.guild/context/<run-id>/lead.md) instead of lane bundles")
+			fs.Var(&lastN, "last", "with --lead: hold the last `N` envelopes verbatim (default: lead.last_n, 5)")
+			fs.Var(&capacity, "capacity", "with --lead: the lead's context capacity in `TOKENS` (default: lead.capacity_tokens, 8000)")
 		},
 		Inputs: func() []string { return []string{planPath} },
 		Run: func(ctx context.Context, env *cli.Env) error {
+			if lead {
+				return runLead(env, leadFlags{planPath, runID, root, lastN, capacity, len(tasks) > 0 || all || threshold || autonomy != "" || initiative != ""})
+			}
+			if lastN.set || capacity.set {
+				return cli.Usage("--last and --capacity go with --lead")
+			}
 			if planPath == "" {
 				return cli.UsageHint("name the plan: guild-bundle --plan .guild/plan/<slug>.md --task <task-id>", "--plan is required")
 			}
