@@ -85,6 +85,12 @@ type Options struct {
 var (
 	graphRE   = regexp.MustCompile(`(?i)knowledge.?graph`)
 	droppedRE = regexp.MustCompile(`^\s*(?:[-*+]\s+)?dropped_for_budget:\s*(.*?)\s*$`)
+	// dropLineRE finds a drop record anywhere in a line, as the original
+	// linter does (it looks for the key in every line).
+	dropLineRE = regexp.MustCompile(`dropped_for_budget:\s*(.*?)\s*$`)
+	// frontEstimateRE reads token_estimate from a frontmatter that is not
+	// YAML, as the original's lenient scan does.
+	frontEstimateRE = regexp.MustCompile(`(?m)^\s*token_estimate:\s*([0-9]+)\s*$`)
 	openRE    = regexp.MustCompile(`^<guild:recall trust_tier="([^"]*)">$`)
 	fenceRE   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 )
@@ -164,31 +170,26 @@ func sections(ls []line, keep func(i int) bool) [][2]int {
 	return out
 }
 
-// GraphTokens is the estimate of the graph sections of text, each line counted
-// once even when graph sections nest; the bundle builder uses it to measure the
-// graph exactly as the linter will.
+// GraphTokens is the estimate of the graph sections of text, as the original
+// Guild linter counts them: each section's body (the lines after its heading,
+// joined by newlines) estimated on its own and the estimates summed; a graph
+// section nested in another is part of the outer one's body. The bundle
+// builder uses it to measure the graph exactly as the linter will.
 func GraphTokens(text string) int {
 	ls := scan(text)
 	return graphTokens(ls)
 }
 
 func graphTokens(ls []line) int {
-	in := make([]bool, len(ls))
+	total, covered := 0, 0
 	for _, s := range sections(ls, func(i int) bool { return graphRE.MatchString(ls[i].text) }) {
-		for j := s[0]; j < s[1]; j++ {
-			in[j] = true
+		if s[0] < covered {
+			continue // inside the body of the section before
 		}
+		total += tokens.Estimate(joinLines(ls[s[0]+1 : s[1]]))
+		covered = s[1]
 	}
-	var b strings.Builder
-	for i, l := range ls {
-		if in[i] {
-			b.WriteString(l.text)
-			if i < len(ls)-1 {
-				b.WriteByte('\n')
-			}
-		}
-	}
-	return tokens.Estimate(b.String())
+	return total
 }
 
 // Check lints one bundle. name is reported as the verdict's bundle.
@@ -212,6 +213,11 @@ func Check(name, text string, opt Options) Verdict {
 		var fm map[string]any
 		if err := yaml.Unmarshal([]byte(front), &fm); err != nil {
 			notef("frontmatter is not valid YAML: %v (not a failure)", err)
+			if m := frontEstimateRE.FindStringSubmatch(front); m != nil {
+				if n, err := strconv.Atoi(m[1]); err == nil {
+					v.FrontmatterTokenEstimate = &n
+				}
+			}
 			break
 		}
 		switch te := fm["token_estimate"].(type) {
@@ -229,7 +235,7 @@ func Check(name, text string, opt Options) Verdict {
 		if l.wrapped || l.fenced {
 			continue
 		}
-		if m := droppedRE.FindStringSubmatch(l.text); m != nil && m[1] != "" && m[1] != "[]" {
+		if m := dropLineRE.FindStringSubmatch(l.text); m != nil && m[1] != "" && m[1] != "[]" {
 			v.HasDroppedForBudget = true
 		}
 	}

@@ -91,6 +91,9 @@ func TestGraphSubCap(t *testing.T) {
 		{"frontmatter list", bundle("dropped_for_budget:\n  - graph node a\n", layers+big), true, true},
 		{"empty frontmatter list", bundle("dropped_for_budget: []\n", layers+big), false, false},
 		{"drop line in code is not a line", bundle("", layers+big+"```\ndropped_for_budget: x\n```\n"), false, false},
+		// As in the original linter, the key counts anywhere in a line.
+		{"drop record inside a line", bundle("", layers+big+"\nnote: dropped_for_budget: 14 graph nodes below rank 0.3\n"), true, true},
+		{"empty drop line", bundle("", layers+big+"\ndropped_for_budget: []\n"), false, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -107,15 +110,17 @@ func TestGraphSubCap(t *testing.T) {
 
 func TestGraphSections(t *testing.T) {
 	sec := "## Knowledge graph\nabcd\n### Knowledge-Graph detail\nefgh\n## Next\nnot graph at all, long text here\n"
-	if got, want := GraphTokens(sec), tokens.Estimate("## Knowledge graph\nabcd\n### Knowledge-Graph detail\nefgh"); got != want {
+	// The original linter counts a section's body, without its heading line;
+	// a nested graph section is part of the outer body.
+	if got, want := GraphTokens(sec), tokens.Estimate("abcd\n### Knowledge-Graph detail\nefgh"); got != want {
 		t.Errorf("nested sections: got %d want %d", got, want)
 	}
 	sec = "### knowledgegraph\nab\n#### deeper\ncd\n### other\nzz\n# KNOWLEDGE_GRAPH\nxy"
-	if got, want := GraphTokens(sec), tokens.Estimate("### knowledgegraph\nab\n#### deeper\ncd\n# KNOWLEDGE_GRAPH\nxy"); got != want {
+	if got, want := GraphTokens(sec), tokens.Estimate("ab\n#### deeper\ncd")+tokens.Estimate("xy"); got != want {
 		t.Errorf("levels: got %d want %d", got, want)
 	}
 	sec = "## Knowledge graph\nab\n```\n## not a heading\n```\n" + protect.Wrap("## inside a wrapper\nx", protect.TierUntrusted) + "\n## End\nzzzzzzzzzzzzzzzz"
-	if got, want := GraphTokens(sec), tokens.Estimate(strings.TrimSuffix(sec, "\n## End\nzzzzzzzzzzzzzzzz")); got != want {
+	if got, want := GraphTokens(sec), tokens.Estimate(strings.TrimSuffix(strings.TrimPrefix(sec, "## Knowledge graph\n"), "\n## End\nzzzzzzzzzzzzzzzz")); got != want {
 		t.Errorf("fenced/wrapped headings: got %d want %d", got, want)
 	}
 	if GraphTokens("#Knowledge graph\nnot a heading") != 0 || GraphTokens("text about the knowledge graph") != 0 {
@@ -237,4 +242,33 @@ func FuzzCheck(f *testing.F) {
 		}
 		Layer(text, UniversalHeading)
 	})
+}
+
+// A CRLF bundle's graph heading ends in "\r": the original linter's heading
+// pattern misses it and lets the section escape the sub-cap; here it counts.
+func TestCRLFGraphSectionIsCounted(t *testing.T) {
+	body := strings.Repeat("node: a -calls-> b, weight 0.5, source pkg/a.go\r\n", 120)
+	text := "## Task-dependent\r\n### Knowledge graph (recall)\r\n" + body + "### Named refs\r\nx\r\n"
+	v := Check("crlf.md", text, Options{})
+	if v.GraphEstTokens <= GraphCap || v.Pass {
+		t.Fatalf("CRLF graph section escaped the sub-cap: %+v", v)
+	}
+}
+
+// Length is counted in code points (SPEC's one estimator), where the original
+// counts UTF-16 units: a character outside the Basic Multilingual Plane is one
+// here and two there.
+func TestEstimateCountsCodePoints(t *testing.T) {
+	if v := Check("e.md", strings.Repeat("😀", 8), Options{}); v.EstTokens != 2 {
+		t.Fatalf("8 emoji: est_tokens %d, want 2 (the original would say 4)", v.EstTokens)
+	}
+}
+
+// A frontmatter that is not YAML still gives its token_estimate, as the
+// original's line scan reads it.
+func TestFrontmatterEstimateWithoutYAML(t *testing.T) {
+	v := Check("f.md", "---\ntitle: [unclosed\ntoken_estimate: 42\n---\nbody\n", Options{})
+	if v.FrontmatterTokenEstimate == nil || *v.FrontmatterTokenEstimate != 42 {
+		t.Fatalf("%+v", v)
+	}
 }
