@@ -43,6 +43,9 @@ eval: build ## retrieval quality against BM25 on ../shared/eval (needs the task 
 bench: ## Go benchmarks of the hot paths
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
 
+readme-sample: ## regenerate the README's sample brief from testdata/fixtures/sample
+	UPDATE_README=1 $(GO) test -count=1 -run 'TestReadmeSample' ./pkg/pipeline
+
 clean:
 	rm -rf $(BIN)
 

@@ -220,3 +220,43 @@ func TestToolUsageCodeAndBaseExitCodes(t *testing.T) {
 		t.Fatalf("help exit codes:\n%s", out.String())
 	}
 }
+
+// --version names the revision and dirty flag when the build info has them,
+// and the -ldflags variables win.
+func TestVersionString(t *testing.T) {
+	b := BuildInfo{Version: "v0.0.0-20261201195512-aeba2a6c1234+dirty", Revision: "aeba2a6c1234", Dirty: true, Time: "2026-12-01T19:55:12Z", Go: "go1.26.8"}
+	if got, want := b.String(), "v0.0.0-20261201195512-aeba2a6c1234+dirty (revision aeba2a6c1234, dirty, 2026-12-01T19:55:12Z, go1.26.8)"; got != want {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	if got := (BuildInfo{Version: "(devel)", Go: "go1.26.8"}).String(); !strings.Contains(got, "no VCS revision stamped") {
+		t.Fatalf("unstamped: %q", got)
+	}
+	Version, Revision, BuildTime = "v1.2.3", "abc", "2026-12-01T20:00:00Z"
+	defer func() { Version, Revision, BuildTime = "", "", "" }()
+	if got := ReadBuildInfo(); got.Version != "v1.2.3" || got.Revision != "abc" || got.Time != "2026-12-01T20:00:00Z" {
+		t.Fatalf("ldflags override: %+v", got)
+	}
+}
+
+// Exec honours the invocation's directory for -o and relays progress.
+func TestExecDirAndProgress(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	tool := echoTool()
+	tool.Run = func(ctx context.Context, env *Env) error {
+		env.Progressf("step %d/%d", 1, 2)
+		return env.Out.Emit(struct {
+			record.Envelope
+		}{record.Env("test.echo", 1, "x")})
+	}
+	res := Exec(context.Background(), tool, Invocation{Args: []string{"-o", "out.ndjson"}, Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}, Dir: dir, Progress: func(s string) { lines = append(lines, s) }})
+	if res.Code != 0 || !res.Complete {
+		t.Fatalf("%+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.ndjson")); err != nil {
+		t.Fatalf("-o relative to Dir: %v", err)
+	}
+	if len(lines) != 1 || lines[0] != "rtch-echo: step 1/2" {
+		t.Fatalf("progress %q", lines)
+	}
+}
