@@ -91,8 +91,8 @@ var (
 	// frontEstimateRE reads token_estimate from a frontmatter that is not
 	// YAML, as the original's lenient scan does.
 	frontEstimateRE = regexp.MustCompile(`(?m)^\s*token_estimate:\s*([0-9]+)\s*$`)
-	openRE    = regexp.MustCompile(`^<guild:recall trust_tier="([^"]*)">$`)
-	fenceRE   = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
+	openRE          = regexp.MustCompile(`^<guild:recall trust_tier="([^"]*)">$`)
+	fenceRE         = regexp.MustCompile("^ {0,3}(`{3,}|~{3,})")
 )
 
 // line is one line of the bundle with what the structure scan learned of it.
