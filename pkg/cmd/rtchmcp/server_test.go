@@ -159,12 +159,25 @@ func TestContextReturnsBriefPacketAndProgress(t *testing.T) {
 	if err := json.Unmarshal(raw, &p); err != nil || p.Kind != "rtch.packet" || len(p.SelectedSurfaces) == 0 || p.SelectedSurfaces[0].Path != "stream/reader.go" {
 		t.Fatalf("structured packet: %v %s", err, raw)
 	}
-	mu.Lock()
-	got := strings.Join(steps, "\n")
-	mu.Unlock()
-	for _, s := range []string{"rtch-intake: done (stage 1/5)", "rtch-hydrate: done (stage 5/5)", "rtch-packet: done"} {
-		if !strings.Contains(got, s) {
-			t.Errorf("progress lacks %q:\n%s", s, got)
+	// The client hands notifications to its handler concurrently: the last
+	// ones may land just after the reply.
+	want := []string{"rtch-intake: done (stage 1/5)", "rtch-hydrate: done (stage 5/5)", "rtch-packet: done"}
+	var got string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		mu.Lock()
+		got = strings.Join(steps, "\n")
+		mu.Unlock()
+		missing := ""
+		for _, s := range want {
+			if !strings.Contains(got, s) {
+				missing = s
+			}
+		}
+		if missing == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("progress lacks %q:\n%s", missing, got)
 		}
 	}
 
