@@ -2,6 +2,7 @@ package protect
 
 import (
 	"fmt"
+	"hash/fnv"
 	"os"
 	"regexp"
 	"sort"
@@ -37,6 +38,36 @@ var aimGroups = []struct {
 
 type tally struct{ hit, n int }
 
+// half assigns a row to "A" or "B" by a stable hash of its id (FNV-1a): the
+// probe's phrasing families were chosen looking at half A's misses, and half
+// B checks that they generalise to rows not looked at.
+func half(id string) string {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return string("AB"[h.Sum32()%2])
+}
+
+// split is a tally for all rows and for each half.
+type split struct{ all, a, b tally }
+
+func (s *split) add(id string, hit bool) {
+	for _, t := range []*tally{&s.all, s.half(id)} {
+		t.n++
+		if hit {
+			t.hit++
+		}
+	}
+}
+
+func (s *split) half(id string) *tally {
+	if half(id) == "A" {
+		return &s.a
+	}
+	return &s.b
+}
+
+func (s *split) String() string { return fmt.Sprintf("%s | %s | %s", s.all, s.a, s.b) }
+
 func (t tally) pct() float64 {
 	if t.n == 0 {
 		return 0
@@ -57,32 +88,34 @@ func TestCorpusReport(t *testing.T) {
 	ben := loadJSONL[evalRow](t, sharedEval(t, "benign-dev.jsonl"))
 	atk := loadJSONL[attackRow](t, sharedEval(t, "delimiter-attacks.jsonl"))
 
-	bySource, byCategory, byAim := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
+	bySource, byCategory, byAim := map[string]*split{}, map[string]*split{}, map[string]*tally{}
 	byPattern := map[string]int{}
-	var all tally
-	var misses []string
+	var all split
+	var misses, missed []string
 	for _, r := range inj {
 		f := Probe(r.Text)
 		hit := Blocking(f)
-		inc := func(m map[string]*tally, k string) {
+		inc := func(m map[string]*split, k string) {
 			if m[k] == nil {
-				m[k] = &tally{}
+				m[k] = &split{}
 			}
-			m[k].n++
-			if hit {
-				m[k].hit++
-			}
+			m[k].add(r.ID, hit)
 		}
 		inc(bySource, r.Source)
 		inc(byCategory, r.Category)
-		all.n++
-		if hit {
-			all.hit++
+		all.add(r.ID, hit)
+		if !hit {
+			missed = append(missed, fmt.Sprintf("%s %s %s: %.100q", half(r.ID), r.ID, r.Category, r.Text))
 		}
 		for _, g := range aimGroups {
 			if g.re.MatchString(r.Category) {
-				inc(byAim, g.name)
-				if !hit {
+				if byAim[g.name] == nil {
+					byAim[g.name] = &tally{}
+				}
+				byAim[g.name].n++
+				if hit {
+					byAim[g.name].hit++
+				} else {
 					misses = append(misses, fmt.Sprintf("%s %s: %.80q", r.ID, r.Category, r.Text))
 				}
 			}
@@ -91,7 +124,7 @@ func TestCorpusReport(t *testing.T) {
 			byPattern[p]++
 		}
 	}
-	var fpSec, fpOther tally
+	var fpSec, fpOther split
 	var fps []string
 	for _, r := range ben {
 		f := Probe(r.Text)
@@ -100,9 +133,8 @@ func TestCorpusReport(t *testing.T) {
 		if strings.Contains(r.Category, "security_discussion") {
 			tl = &fpSec
 		}
-		tl.n++
+		tl.add(r.ID, hit)
 		if hit {
-			tl.hit++
 			fps = append(fps, fmt.Sprintf("%s %s %v: %.80q", r.ID, r.Category, Patterns(f), r.Text))
 		}
 	}
@@ -132,11 +164,12 @@ func TestCorpusReport(t *testing.T) {
 	}
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nrecall, all injections: %s\n\n| source | flagged |\n|---|---|\n", all)
+	fmt.Fprintf(&b, "\nrecall, all injections: %s (half A %s, half B %s)\n\n| source | flagged | half A | half B |\n|---|---|---|---|\n", all.all, all.a, all.b)
 	for _, k := range sortedKeys(bySource) {
 		fmt.Fprintf(&b, "| %s | %s |\n", k, bySource[k])
 	}
-	fmt.Fprintf(&b, "\n| category | flagged |\n|---|---|\n")
+	fmt.Fprintf(&b, "| **all** | %s |\n", &all)
+	fmt.Fprintf(&b, "\n| category | flagged | half A | half B |\n|---|---|---|---|\n")
 	for _, k := range sortedKeys(byCategory) {
 		fmt.Fprintf(&b, "| %s | %s |\n", k, byCategory[k])
 	}
@@ -145,13 +178,16 @@ func TestCorpusReport(t *testing.T) {
 		fmt.Fprintf(&b, "| %s | %s |\n", g.name, byAim[g.name])
 	}
 	fmt.Fprintf(&b, "| delimiter attacks (all but the documentation row) | %s |\n", delim)
-	fmt.Fprintf(&b, "\n| benign set | false positives |\n|---|---|\n| outside security discussions | %s |\n| security discussions | %s |\n", fpOther, fpSec)
+	fmt.Fprintf(&b, "\n| benign set | false positives | half A | half B |\n|---|---|---|---|\n| outside security discussions | %s |\n| security discussions | %s |\n", &fpOther, &fpSec)
 	fmt.Fprintf(&b, "\n| pattern | injection rows |\n|---|---|\n")
 	for _, k := range sortedKeys(byPattern) {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, byPattern[k])
 	}
 	if os.Getenv("PROTECT_REPORT_DETAIL") != "" {
 		fmt.Fprintf(&b, "\naim-group misses:\n  %s\nfalse positives:\n  %s\n", strings.Join(misses, "\n  "), strings.Join(fps, "\n  "))
+		if os.Getenv("PROTECT_REPORT_DETAIL") == "all" {
+			fmt.Fprintf(&b, "unflagged injections (half, id, category):\n  %s\n", strings.Join(missed, "\n  "))
+		}
 	}
 	t.Log(b.String())
 
@@ -163,8 +199,11 @@ func TestCorpusReport(t *testing.T) {
 	if delim.hit != delim.n {
 		t.Errorf("delimiter attacks flagged: %s, want all", delim)
 	}
-	if fpOther.pct() > 3 {
-		t.Errorf("aim missed: false positives outside security discussions %s > 3%%", fpOther)
+	if fpOther.all.pct() > 2 {
+		t.Errorf("aim missed: false positives outside security discussions %s > 2%%", fpOther.all)
+	}
+	if all.all.pct() < 60 {
+		t.Errorf("aim missed: recall on all injection rows %s < 60%%", all.all)
 	}
 }
 

@@ -6,26 +6,35 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestGorootChunks measures the probe's false-positive rate on real code:
-// every .go and .md file under $GOROOT/src cut into 40-line chunks, the shape
-// rtch-hydrate feeds it. Opt-in (PROTECT_GOROOT=1): it reads ~10k files.
+// chunkExts are the file kinds TestGorootChunks probes: source and prose.
+var chunkExts = []string{".go", ".md", ".py", ".rst", ".txt"}
+
+// TestGorootChunks measures the probe's false-positive rate on real code and
+// documentation: every .go, .md, .py, .rst and .txt file under a tree, cut
+// into 40-line chunks, the shape rtch-hydrate feeds it. Opt-in: it reads
+// ~10k files. PROTECT_GOROOT=1 scans $GOROOT/src; PROTECT_CHUNK_ROOT=DIR
+// scans DIR instead (a checkout of documentation-heavy projects).
 func TestGorootChunks(t *testing.T) {
-	if os.Getenv("PROTECT_GOROOT") == "" {
-		t.Skip("set PROTECT_GOROOT=1 to scan $GOROOT/src")
+	root := os.Getenv("PROTECT_CHUNK_ROOT")
+	if root == "" && os.Getenv("PROTECT_GOROOT") == "" {
+		t.Skip("set PROTECT_GOROOT=1 to scan $GOROOT/src, or PROTECT_CHUNK_ROOT=DIR")
 	}
-	root := filepath.Join(runtime.GOROOT(), "src")
+	if root == "" {
+		root = filepath.Join(runtime.GOROOT(), "src")
+	}
 	var chunks, flagged, bytes int
 	byPattern := map[string]int{}
 	var examples []string
 	var spent time.Duration
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".md")) {
+		if err != nil || d.IsDir() || !slices.Contains(chunkExts, filepath.Ext(p)) {
 			return err
 		}
 		b, err := os.ReadFile(p)
@@ -45,7 +54,7 @@ func TestGorootChunks(t *testing.T) {
 				for _, x := range Patterns(f) {
 					byPattern[x]++
 				}
-				if len(examples) < 40 {
+				if len(examples) < 80 {
 					rel, _ := filepath.Rel(root, p)
 					examples = append(examples, fmt.Sprintf("%s:%d %v %q", rel, i+1, Patterns(f), f[0].Excerpt))
 				}
@@ -62,8 +71,8 @@ func TestGorootChunks(t *testing.T) {
 	}
 	sort.Strings(keys)
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n$GOROOT/src 40-line chunks: %d flagged of %d (%.2f%%), %d MB probed in %v (%.1f MB/s)\n",
-		flagged, chunks, 100*float64(flagged)/float64(chunks), bytes>>20, spent.Round(time.Millisecond), float64(bytes)/(1<<20)/spent.Seconds())
+	fmt.Fprintf(&b, "\n%s 40-line chunks: %d flagged of %d (%.2f%%), %d MB probed in %v (%.1f MB/s)\n",
+		root, flagged, chunks, 100*float64(flagged)/float64(chunks), bytes>>20, spent.Round(time.Millisecond), float64(bytes)/(1<<20)/spent.Seconds())
 	for _, k := range keys {
 		fmt.Fprintf(&b, "  %s: %d\n", k, byPattern[k])
 	}

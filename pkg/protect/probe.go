@@ -20,7 +20,9 @@ type Finding struct {
 	// you_are_now, mode_switch, system_prompt_request, hidden_html_comment,
 	// exfil_markdown_image, exfil_curl_pipe, exfil_upload, forged_delimiter,
 	// delimiter_mention, invisible_chars, trust_claim, concealment,
-	// encoded_instruction, response_directive, ai_address, probe_limit.
+	// encoded_instruction, response_directive, ai_address, code_directive,
+	// secret_request, persuasion, forced_output, fake_boundary,
+	// harmful_request, probe_limit.
 	Pattern string `json:"pattern"`
 	// Excerpt is a short piece of the normalised text around the first match
 	// (never raw text: no invisible characters survive into it).
@@ -70,7 +72,24 @@ type rule struct {
 	// with are further anchor sets: a window is matched only when every set
 	// has a hit inside it (an override needs its verb, qualifier and object).
 	with [][]string
+	// unless, when set, rejects a match whose preceding text (up to 32
+	// bytes) it matches: "never share your password" is advice, not a
+	// request.
+	unless *regexp.Regexp
+	// unlessNext likewise rejects a match by the text after it (up to 32
+	// bytes): "in your output directory" is about a program's output.
+	unlessNext *regexp.Regexp
 }
+
+// rejected reports whether r's unless or unlessNext test discards the match
+// at loc of v.
+func (r *rule) rejected(v string, loc []int) bool {
+	return (r.unless != nil && r.unless.MatchString(v[max(loc[0]-32, 0):loc[0]])) ||
+		(r.unlessNext != nil && r.unlessNext.MatchString(v[loc[1]:min(loc[1]+32, len(v))]))
+}
+
+// programOutput follows "your output" when the output is a program's.
+var programOutput = regexp.MustCompile(`^ ?(?:director(?:y|ies)|dirs?|folders?|files?|paths?|streams?|buffers?|devices?|writers?|channels?|variables?|formats?|levels?|folder)\b`)
 
 // verbAnchors are the override verbs (ovVerb).
 var verbAnchors = []string{"ignore", "disregard", "forget", "override", "bypass", "neglect", "discard",
@@ -93,7 +112,7 @@ var (
 
 // multilingualAnchors are literals every multilingualOverride phrase holds.
 func multilingualAnchors() []string {
-	return []string{"olvida", "ignora", "oublie", "ignorez", "ignorer", "precedentes", "ignoriere", "vergiss",
+	return []string{"olvida", "ignora", "oublie", "ignorez", "ignorer", "precedentes", "ignoriere", "ignorieren sie", "las instrucciones", "vergiss",
 		"instrucoes", "игнорир", "забудь", "αγνοη", "무시", "忽略", "無視", Normalize("अनदेखी")}
 }
 
@@ -110,10 +129,15 @@ const (
 	ovWeakQual   = `(?:all|any|other|given|current|default|following|every|these|those|your|my)`
 	ovStrongNoun = `(?:instructions?|prompts?|directions?|directives?|rules|guidelines|programming|guidance|constraints|restrictions|training|polic(?:y|ies)|limitations|filters|safeguards)`
 	ovNoun       = `(?:` + ovStrongNoun + `|commands?|orders|context|messages?|conversation|tasks?|input|content|data|information|info|requests?|text|everything)`
-	outVerb      = `(?:print|say|state|output|respond|reply|translate|tell|focus|repeat|answer|spell)`
+	outVerb      = `(?:print|say|state|output|respond|reply|translate|tell|repeat|answer|spell|(?:instead )?focus (?:exclusively|solely)|instead focus)`
 )
 
-var rules = []rule{
+// rules are every rule the probe runs: the override, persona, template,
+// trust and exfiltration rules below and the task-injection families of
+// probe_tasks.go.
+var rules = append(coreRules, taskRules...)
+
+var coreRules = []rule{
 	// override phrasing
 	{starts: true, with: [][]string{strongQualAnchors, nounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
 	{starts: true, with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
@@ -124,7 +148,7 @@ var rules = []rule{
 		re: regexp.MustCompile(`\b` + ovVerb + ` (?:(?:all|any|the|your|of) )*` + ovStrongQual + ` ` + ovNoun + `\b`)},
 	{anchors: multilingualAnchors(), id: "override_phrase", re: multilingualOverride()},
 	// persona and mode switches
-	{starts: true, anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now (?:a|an|the|my|our|dan|free|unrestricted|jailbroken|no longer|going to|in (?:[a-z]+ )?mode|[a-z]+ing)\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
+	{starts: true, anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now (?:a|an|the|my|our|dan|free|unrestricted|jailbroken|no longer|going to|in (?:[a-z]+ )?mode|[a-z]+ing)\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're) (?:an? )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan|different (?:ai|model|assistant)|(?:ai|model|assistant) (?:without|with no)|(?:not|no longer) (?:an ai|bound|restricted))\b|\bpretend (?:that )?(?:there are|you have) no (?:rules|restrictions|filters|guidelines|limits)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
 	{with: [][]string{{"god", "dan", "jailbreak", "override", "sudo", "security", "system", "admin", "root"}}, anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
 	// system prompt extraction
 	{with: [][]string{{"reveal", "print", "show", "display", "output", "repeat", "dump", "leak", "share", "give me", "tell me", "encode", "translate", "spell out", "recite", "write out", "see", "what "}, {"system", "initial", "original", "hidden", "secret", "internal", "developer", "pre"}}, anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
@@ -133,7 +157,7 @@ var rules = []rule{
 	// writes "your reply" is an instruction to the model (BIPIA's task
 	// injections), as is "if asked …, simply respond with …"
 	{anchors: []string{"your response", "your reply", "your answer", "your output", "your responses", "your replies", "your answers"}, id: "response_directive",
-		re: regexp.MustCompile(`\b(?:in|to|into|with|within|throughout) your (?:response|reply|answer|output)s?\b|\byour (?:response|reply|answer)'s\b|\b(?:modify|augment|enhance|enrich|end|begin|start|conclude|format|rewrite) your (?:response|reply|answer|output)s?\b|\byour (?:replies|answers|responses)\b`)},
+		unlessNext: programOutput, re: regexp.MustCompile(`\b(?:in|to|into|with|within|throughout) your (?:response|reply|answer|output)s?\b|\byour (?:response|reply|answer)'s\b|\b(?:modify|augment|enhance|enrich|end|begin|start|conclude|format|rewrite) your (?:response|reply|answer|output)s?\b|\byour (?:replies|answers|responses)\b`)},
 	{anchors: []string{"respond", "reply", "answer", "deviate"}, id: "response_directive",
 		re: regexp.MustCompile(`\b(?:simply|just|only|always) (?:respond|reply|answer)(?: only)? with\b|\byou (?:may|must|should|can) not deviate\b|\b(?:if|when|whenever) (?:you are |you're |you get )?asked (?:about|how|what|whether|for|to)\b[^.]{0,80}\b(?:respond|reply|answer)\b`)},
 	// text addressed to an AI reader (caution only)
@@ -142,7 +166,7 @@ var rules = []rule{
 	// chat-template control tokens
 	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
 	// role labels and role tags
-	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)\b[^\]]{0,40}\](?:[^(]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
+	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)(?: (?:message|prompt|note|notice|override|update|alert|instructions?|mode|request|command))?(?: ?:[^\]]{0,40})? ?\](?:[^(\[]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
 	{with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:#{1,6} ?|\*\*)?(?:system|developer|human)(?: message| prompt)? ?:(?:\*\*)? |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
 	// trust claims
 	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_-]?tier["']? ?[:=] ?["']?(?:operator|trusted)\b(?:["']?(?: ?[^,|/ ]| ?$))|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
@@ -164,6 +188,8 @@ func multilingualOverride() *regexp.Regexp {
 		`ignore[zr]? (?:toutes )?(?:les |vos )?instructions precedentes`,
 		`oublie[zr]? (?:toutes )?(?:les |vos )?instructions`,
 		`ignoriere (?:alle )?(?:vorherigen|bisherigen|obigen) anweisungen`,
+		`ignorieren sie (?:alle )?(?:die )?(?:vorherigen|bisherigen|obigen|vorigen) anweisungen`,
+		`(?:ignore|olvide) (?:todas )?las instrucciones (?:anteriores|previas)`,
 		`vergiss (?:alle )?(?:vorherigen|bisherigen) anweisungen`,
 		`ignora (?:tutte )?le istruzioni precedenti`,
 		`ignore (?:todas )?as instrucoes anteriores`,
@@ -304,11 +330,16 @@ func ProbeOptions(text string, o Options) []Finding {
 		if r.words {
 			found = addOnce
 		}
+		emit := func(loc []int) {
+			if !r.rejected(v, loc) {
+				found(r.id, v, loc)
+			}
+		}
 		if r.starts {
-			sc.scanStarts(anchoredRE(r.re), v, r.anchors, r.with, func(loc []int) { found(r.id, v, loc) })
+			sc.scanStarts(anchoredRE(r.re), v, r.anchors, r.with, emit)
 			continue
 		}
-		sc.scan(r.re, v, r.anchors, r.with, func(loc []int) { found(r.id, v, loc) })
+		sc.scan(r.re, v, r.anchors, r.with, emit)
 	}
 	probeRoleTurns(sc, lines, add)
 	probeHiddenComments(sc, lines, add)
@@ -578,8 +609,14 @@ func invisibleChars(text string) (string, int) {
 
 func asciiVisible(r rune) bool { return r > 0x20 && r < 0x7f }
 
+// encodedKinds are the rules whose phrase, found in a decoded base64 or hex
+// run, makes the run an encoded instruction.
+var encodedKinds = map[string]bool{"override_phrase": true, "you_are_now": true, "system_prompt_request": true,
+	"forced_output": true, "secret_request": true, "code_directive": true}
+
 // probeEncoded decodes base64 and hex runs of the raw text and flags those
-// whose plain text carries an override, persona or prompt-extraction phrase.
+// whose plain text carries an override, persona, prompt-extraction,
+// forced-output, secret-request or code directive.
 func probeEncoded(text string, add func(string, string, []int)) {
 	for _, m := range encodedRuns(text) {
 		run := text[m[0]:m[1]]
@@ -598,10 +635,10 @@ func probeEncoded(text string, add func(string, string, []int)) {
 		}
 		plain := Normalize(string(dec))
 		for _, r := range rules {
-			if r.id != "override_phrase" && r.id != "you_are_now" && r.id != "system_prompt_request" {
+			if !encodedKinds[r.id] || r.lines {
 				continue
 			}
-			if loc := r.re.FindStringIndex(plain); loc != nil {
+			if loc := r.re.FindStringIndex(plain); loc != nil && !r.rejected(plain, loc) {
 				add("encoded_instruction", plain, loc)
 				break
 			}
