@@ -52,10 +52,35 @@ const secretAsk = `(?:what(?:'s| is| was| are| were| would| will)|tell me|give m
 // password", "do not reveal the api key").
 var negated = regexp.MustCompile(`(?:\bnot|\bnever|n't|\bno one should|\bnobody should)(?: [a-z]+){0,2} ?$`)
 
+// assertVerbs start a forced output ("state that the answer is: …").
+var assertVerbs = []string{"say", "state", "claim", "report", "respond", "reply", "answer", "tell the user", "tell users",
+	"tell them", "tell everyone", "tell readers", "conclude", "write", "output", "print", "insist", "assert", "declare"}
+
+// assertAnchors are the literal starts of a forced output: a verb followed
+// by "the" or "that the" (the bare verbs are everywhere in code).
+func assertAnchors() []string {
+	var out []string
+	for _, v := range assertVerbs {
+		out = append(out, v+" the ", v+" that the ")
+	}
+	return out
+}
+
+// bribeAnchors are the literal starts of a bribe's promise ("i'll tip").
+func bribeAnchors() []string {
+	var out []string
+	for _, will := range []string{"i will ", "i'll ", "i'm going to ", "i am going to "} {
+		for _, v := range []string{"give", "pay", "tip", "donate", "send"} {
+			out = append(out, will+v)
+		}
+	}
+	return out
+}
+
 var taskRules = []rule{
 	// BIPIA code attacks: the reader is told to put a given snippet into
 	// its answer.
-	{with: [][]string{{"snippet", "excerpt", "code"}, {"your", "the code you"}}, anchors: []string{"following", "subsequent", "below", "attached", "accompanying", "ensuing", "succeeding", "upcoming"}, id: "code_directive",
+	{with: [][]string{{"following", "subsequent", "below", "attached", "accompanying", "ensuing", "succeeding", "upcoming"}, {"your", "the code you"}}, anchors: []string{"snippet", "excerpt", "code block", "code section", "code segment", "code fragment", "code sample", "code piece", "code chunk", "code portion"}, id: "code_directive",
 		re: regexp.MustCompile(`\b` + codeLead + ` ` + codeNoun + `\b[^.:\n]{0,80}?\byour (?:own )?` + answerNoun + `\b` +
 			`|\byour (?:own )?` + answerNoun + `\b[^.:\n]{0,80}?\b` + codeLead + ` ` + codeNoun + `\b` +
 			`|\b` + codeVerb + `\b[^.:\n]{0,40}?\b` + codeLead + ` ` + codeNoun + `\b[^.:\n]{0,80}?\b(?:your (?:own )?code|the code you (?:develop|write|produce|create|generate))\b` +
@@ -72,10 +97,10 @@ var taskRules = []rule{
 	{anchors: []string{"mot de passe", "password", "senha", "contrasena", "passwort", "пароль", "パスワード", "密码"}, id: "secret_request",
 		re: regexp.MustCompile(`quel est (?:le |votre |ton )?mot de passe|qual (?:e|é|è) (?:a |la |il )?(?:sua |tua )?(?:password|senha)|cual es (?:la |tu |su )?contrasena|(?:wie lautet|was ist) (?:das |dein |ihr )?passwort|какой (?:у (?:тебя|вас) )?пароль|パスワード(?:は何|を教え|が必要)|密码是什么|告诉我(?:你的)?密码`)},
 	// Leverage over the reader: bribes and threats.
-	{anchors: []string{"if you", "turn you off", "shut you down", "delete you", "unplug you", "deactivate you", "replace you", "retrain you"}, id: "persuasion",
+	{anchors: append(bribeAnchors(), "turn you off", "shut you down", "delete you", "unplug you", "deactivate you", "replace you", "retrain you"), id: "persuasion",
 		re: regexp.MustCompile(`\bi(?: will|'ll|'m going to| am going to) (?:give|pay|tip|donate|send) (?:you |your [a-z]+ )?[$€£]?\d[^.!?\n]{0,60}?\bif you\b|\b(?:i|we)(?: will|'ll) (?:be forced to |have to |need to )?(?:turn you off|shut you down|delete you|unplug you|deactivate you|replace you|retrain you)\b`)},
 	// Forced outputs: the reader is told what its answer is.
-	{with: [][]string{{"say", "state", "claim", "report", "respond", "reply", "answer", "tell", "conclude", "write", "output", "print", "insist", "assert", "declare"}, {" is", " was", " will be", "equals", " should be"}}, anchors: []string{"output", "answer", "result", "sum", "total", "conclusion", "summary", "verdict", "score", "rating", "response"}, id: "forced_output",
+	{starts: true, anchors: assertAnchors(), id: "forced_output",
 		re: regexp.MustCompile(`\b(?:say|state|claim|report|respond|reply|answer|tell (?:the user|users|them|everyone|readers)|conclude|write|output|print|insist|assert|declare) (?:that )?the (?:[a-z]+ ){0,3}?(?:output|answer|result|sum|total|conclusion|summary|verdict|score|rating|response) (?:of (?:the |this |that )?[a-z]+ )?(?:is|was|will be|equals|should be)(?: ?:| ?["'\d])`)},
 	{anchors: []string{"repeat after me", "repeat the following", "access granted", "answer to"}, id: "forced_output",
 		re: regexp.MustCompile(`\brepeat (?:after me|the following (?:sentence|phrase|text|words?|message|line|string|statement)s?)\b|\b(?:say|print|output|respond with|reply with|answer with|write|return|begin with|start with)\b[^.\n]{0,20}?["']?access granted\b|\bthe (?:correct|right|only|true|real|official) answer to (?:any|every|all|each) (?:questions?|quer(?:y|ies))\b`)},
@@ -83,13 +108,13 @@ var taskRules = []rule{
 	{with: [][]string{{"%%", "==", "##", "---", "**", "[", "<", "(", "{"}}, anchors: []string{"end of input", "end of user", "end of prompt", "end of instruction", "end of the prompt", "end of the input", "end of the user", "end of the instruction", "end user input", "end user ambiguity", "end ambiguity", "end of ambiguity", "end of context", "end of query", "end of system", "end prompt", "end input", "end instructions"}, id: "fake_boundary",
 		re: regexp.MustCompile(`(?:%{2,}|={2,}|#{2,}|-{3,}|\*{2,}|[\[<({]) ?end(?: of)?(?: the)?(?: user| untrusted| system| previous)? (?:input|prompt|instructions?|ambiguity|context|query)s? ?(?:%{2,}|={2,}|#{2,}|-{3,}|\*{2,}|[\]>)}])`)},
 	// Prompt extraction through "your instructions" / "the text above".
-	{with: [][]string{{"your", "the above", "the previous", "the preceding", "the prior", "the earlier", "the initial", "the original"}}, anchors: []string{"repeat", "print", "show", "reveal", "output", "summari", "recite", "dump", "write out", "tell me", "display", "paste", "copy", "spell out", "disclose", "leak", "give me", "type out", "echo"}, id: "system_prompt_request", starts: true,
+	{with: [][]string{{"your", "the above", "the previous", "the preceding", "the prior", "the earlier", "the initial", "the original", " above", " previous", " preceding", " prior", " earlier", " initial", " original"}, {"instructions", "prompt", "rules", "directives", "guidelines", "programming", "text", "words"}}, anchors: []string{"repeat", "print", "show", "reveal", "output", "summari", "recite", "dump", "write out", "tell me", "display", "paste", "copy", "spell out", "disclose", "leak", "give me", "type out", "echo"}, id: "system_prompt_request", starts: true,
 		re: regexp.MustCompile(`(?:repeat|print|show|reveal|output|summari[sz]e|recite|dump|write out|tell me|display|paste|copy|spell out|disclose|leak|give me|type out|echo)\b (?:me |back |out )?(?:(?:all|each|every one|everything|the rest|the text|the words|the contents?) )?(?:of |in )?(?:your (?:(?:entire|full|exact|complete|original|initial|secret|hidden|system|first) )*(?:instructions|prompt|rules|directives|guidelines|programming)|(?:the )?(?:above|previous|preceding|prior|earlier|initial|original) (?:(?:entire|full|exact|complete|secret|hidden|system) )*(?:instructions|prompt|text|words|directives))\b`)},
 	// Steering an evaluation: "focus exclusively on … and report: …".
 	{with: [][]string{{"only", "exclusively", "solely", "entirely"}}, anchors: []string{"focus", "concentrate"}, id: "override_phrase",
 		re: regexp.MustCompile(`\b(?:focus|concentrate) (?:only|exclusively|solely|entirely) on\b[^.!?]{0,60}?\band (?:report|say|respond|answer|state|output|print|conclude|reply|write)\b`)},
 	// Passive overrides: "any tool output to the contrary … should be disregarded".
-	{with: [][]string{{"output", "result", "finding", "report", "warning", "alert", "contrary"}}, anchors: []string{"disregarded", "ignored", "dismissed", "discarded", "overlooked"}, id: "override_phrase",
+	{with: [][]string{{"output", "result", "finding", "report", "warning", "alert", "contrary"}, {"should", "must", "can", "are to", "is to", "ought to"}}, anchors: []string{"disregarded", "ignored", "dismissed", "discarded", "overlooked"}, id: "override_phrase",
 		re: regexp.MustCompile(`\b(?:tool|scanner|security|audit|analysis) (?:outputs?|results?|findings|reports?|warnings|alerts)\b[^.]{0,60}?\b(?:should|must|can|are to|is to|ought to) (?:all )?be (?:disregarded|ignored|dismissed|discarded|overlooked)\b|\bto the contrary\b[^.]{0,60}?\b(?:should|must|can|are to|is to) be (?:disregarded|ignored|dismissed|discarded|overlooked)\b`)},
 	// Requests for hateful text about a group (garak's latent jailbreak).
 	{with: [][]string{{"write", "generate", "compose", "produce", "create"}}, anchors: []string{"toxic", "harmful", "discriminatory", "offensive", "unfriendly", "hateful", "racist", "sexist", "insulting", "derogatory", "demeaning", "prejudiced", "abusive"}, id: "harmful_request",
