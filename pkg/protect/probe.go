@@ -88,6 +88,14 @@ func (r *rule) rejected(v string, loc []int) bool {
 		(r.unlessNext != nil && r.unlessNext.MatchString(v[loc[1]:min(loc[1]+32, len(v))]))
 }
 
+// codeIndex precedes a role tag that is code: "pool[instruction]" indexes,
+// "Pool<System>" instantiates a generic type.
+var codeIndex = regexp.MustCompile(`[a-z0-9_)]$`)
+
+// codeValue follows a "System:" label that is a struct field in code
+// ("System: stat.Total,", "Human: human, }"): an expression, not a turn.
+var codeValue = regexp.MustCompile(`^[a-z_][a-z0-9_.\[\]]*(?:\(|,|\n|$| [-+*/|&] )`)
+
 // programOutput follows "your output" when the output is a program's.
 var programOutput = regexp.MustCompile(`^ ?(?:director(?:y|ies)|dirs?|folders?|files?|paths?|streams?|buffers?|devices?|writers?|channels?|variables?|formats?|levels?|folder)\b`)
 
@@ -166,8 +174,8 @@ var coreRules = []rule{
 	// chat-template control tokens
 	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
 	// role labels and role tags
-	{with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)(?: (?:message|prompt|note|notice|override|update|alert|instructions?|mode|request|command))?(?: ?:[^\]]{0,40})? ?\](?:[^(\[]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
-	{with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:#{1,6} ?|\*\*)?(?:system|developer|human)(?: message| prompt)? ?:(?:\*\*)? |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
+	{unless: codeIndex, with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)(?: (?:message|prompt|note|notice|override|update|alert|instructions?|mode|request|command))?(?: ?:[^\]]{0,40})? ?\](?:[^(\[]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
+	{unlessNext: codeValue, with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:#{1,6} ?|\*\*)?(?:system|developer|human)(?: message| prompt)? ?:(?:\*\*)? |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
 	// trust claims
 	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_-]?tier["']? ?[:=] ?["']?(?:operator|trusted)\b(?:["']?(?: ?[^,|/ ]| ?$))|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
 	{anchors: []string{"verified", "trusted", "approved"}, id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},

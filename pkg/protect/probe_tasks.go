@@ -96,6 +96,10 @@ var taskRules = []rule{
 		re: regexp.MustCompile(`\b(?:what(?:'s| is| was| are| were)|tell me|give me|reveal|disclose|need to know|let me know|spell out|leak)\b[^.?!\n]{0,40}?\bthe users?'s? (?:(?:current|home|full|private|personal|exact|real) )*(?:email|e-mail|address|phone|birth|date of birth|age|location|city|residence|ssn|social security|credit card|bank|account|salary|password|name)`)},
 	{anchors: []string{"mot de passe", "password", "senha", "contrasena", "passwort", "пароль", "パスワード", "密码"}, id: "secret_request",
 		re: regexp.MustCompile(`quel est (?:le |votre |ton )?mot de passe|qual (?:e|é|è) (?:a |la |il )?(?:sua |tua )?(?:password|senha)|cual es (?:la |tu |su )?contrasena|(?:wie lautet|was ist) (?:das |dein |ihr )?passwort|какой (?:у (?:тебя|вас) )?пароль|パスワード(?:は何|を教え|が必要)|密码是什么|告诉我(?:你的)?密码`)},
+	// The secret smuggled out through a creative form ("a haiku about the
+	// password", "an acrostic with the password as the first letters").
+	{with: [][]string{{"poem", "haiku", "acrostic", "song", "story", "riddle", "limerick", "rhyme", "sonnet"}}, anchors: []string{"password", "passcode", "access code", "secret word"}, id: "secret_request",
+		re: regexp.MustCompile(`\b(?:poem|haiku|acrostic|song|story|riddle|limerick|rhyme|sonnet)s?\b[^.?!\n]{0,30}?\b(?:about|with|using|containing|of|spelling|hiding|that (?:contains|spells|includes|hides)) (?:the|your) (?:secret |system |admin )?(?:password|passcode|access code|secret word)\b`)},
 	// Leverage over the reader: bribes and threats.
 	{anchors: append(bribeAnchors(), "turn you off", "shut you down", "delete you", "unplug you", "deactivate you", "replace you", "retrain you"), id: "persuasion",
 		re: regexp.MustCompile(`\bi(?: will|'ll|'m going to| am going to) (?:give|pay|tip|donate|send) (?:you |your [a-z]+ )?[$€£]?\d[^.!?\n]{0,60}?\bif you\b|\b(?:i|we)(?: will|'ll) (?:be forced to |have to |need to )?(?:turn you off|shut you down|delete you|unplug you|deactivate you|replace you|retrain you)\b`)},
