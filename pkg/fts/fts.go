@@ -115,7 +115,7 @@ INSERT INTO sections_fts(sections_fts, rank) VALUES('rank', 'bm25(1.0, 0.0)');
 // the rank: it never changes a score.
 func MetaTokens(category string, importance int) string {
 	var b strings.Builder
-	b.WriteString(categoryToken(category))
+	b.WriteString(CategoryToken(category))
 	if importance <= 0 {
 		b.WriteString(" imp_unset")
 	}
@@ -125,7 +125,10 @@ func MetaTokens(category string, importance int) string {
 	return b.String()
 }
 
-func categoryToken(c string) string {
+// CategoryToken is the key a page category is filtered by: "cat_" and the
+// lowercased category with anything but letters and digits made "_"
+// ("cat_none" when empty). The postgres backend stores the same key.
+func CategoryToken(c string) string {
 	c = strings.ToLower(c)
 	if c == "" {
 		return "cat_none"

@@ -66,7 +66,7 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) 
 	if len(f.Categories) > 0 {
 		alts := make([]string, len(f.Categories))
 		for i, c := range f.Categories {
-			alts[i] = `"` + categoryToken(c) + `"`
+			alts[i] = `"` + CategoryToken(c) + `"`
 		}
 		filter = " AND meta : (" + strings.Join(alts, " OR ") + ")"
 	}

@@ -1,0 +1,322 @@
+package pgfts
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/rtch/rtch/pkg/fts"
+	"github.com/rtch/rtch/pkg/wiki"
+)
+
+// wikiLockClass is the first key of a wiki's advisory lock (the second is
+// hashtext of its name): "gw" in ASCII.
+const wikiLockClass = 0x6777
+
+// batchPages is how many page inserts go to the server in one round trip.
+const batchPages = 128
+
+// localPage is a readable page of the checkout: its content hash, and the
+// parsed page when it was read on this run (nil when the hash came from the
+// stat cache).
+type localPage struct {
+	hash  string
+	page  *wiki.Page
+	diags []wiki.Diagnostic
+}
+
+// refresh brings the named wiki in line with the pages under root.
+func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Stats, []wiki.Diagnostic, error) {
+	var st fts.Stats
+	diags := append([]wiki.Diagnostic(nil), opt.ListDiags...)
+	cache := loadState(root)
+	now := opt.Now().UnixNano()
+	pages, hashed, rdiags := hashPages(root, opt.Files, cache, now)
+	diags = append(diags, rdiags...)
+	digest := digestOf(hashesOf(pages))
+	var stored string
+	var n int
+	err := ix.conn.QueryRow(ctx, `SELECT digest, pages FROM guild_wikis WHERE wiki = $1`, ix.wiki).Scan(&stored, &n)
+	switch {
+	case err == nil && stored == digest:
+		st.Unchanged, st.Pages = len(pages), n
+	case err == nil || errors.Is(err, pgx.ErrNoRows):
+		if st, err = ix.write(ctx, root, pages, opt.Progress); err != nil {
+			return st, nil, err
+		}
+	default:
+		return st, nil, err
+	}
+	if err := saveState(root, opt.Files, hashed); err != nil {
+		diags = append(diags, wiki.Diagnostic{Path: StatePath, Message: "stat cache not written: " + err.Error()})
+	}
+	return st, diags, nil
+}
+
+// hashPages finds the content hash of every listed page, from the stat
+// cache when it can be trusted, else by reading the page (on GOMAXPROCS
+// goroutines). Unreadable pages become diagnostics and are not part of the
+// wiki. It also returns the new cache.
+func hashPages(root string, files []wiki.File, cache map[string]seen, now int64) (map[string]*localPage, map[string]seen, []wiki.Diagnostic) {
+	type read struct {
+		lp  *localPage
+		err error
+	}
+	reads := make([]read, len(files))
+	parallel(len(files), func(i int) {
+		f := files[i]
+		if s, ok := cache[f.Path]; ok && s.trusted(f) {
+			reads[i].lp = &localPage{hash: s.hash}
+			return
+		}
+		p, d, err := wiki.Read(root, f)
+		if err != nil {
+			reads[i].err = err
+			return
+		}
+		reads[i].lp = &localPage{hash: p.Hash, page: p, diags: d}
+	})
+	pages := make(map[string]*localPage, len(files))
+	hashed := make(map[string]seen, len(files))
+	var diags []wiki.Diagnostic
+	for i, r := range reads {
+		f := files[i]
+		if r.err != nil {
+			diags = append(diags, wiki.Diagnostic{Path: f.Path, Message: strings.TrimPrefix(r.err.Error(), f.Path+": ")})
+			continue
+		}
+		pages[f.Path] = r.lp
+		s := seen{size: f.Size, mtime: f.ModTime, ctime: f.ChangeTime, ino: int64(f.Inode), hashedAt: now, hash: r.lp.hash}
+		if c, ok := cache[f.Path]; ok && r.lp.page == nil {
+			s.hashedAt = c.hashedAt // trusted: keep when it was really hashed
+		}
+		hashed[f.Path] = s
+	}
+	return pages, hashed, diags
+}
+
+func hashesOf(pages map[string]*localPage) map[string]string {
+	out := make(map[string]string, len(pages))
+	for p, lp := range pages {
+		out[p] = lp.hash
+	}
+	return out
+}
+
+// digestOf is the listing digest: SHA-256 over the pages' paths and
+// content hashes in byte order of the paths.
+func digestOf(hashes map[string]string) string {
+	paths := make([]string, 0, len(hashes))
+	for p := range hashes {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	h := sha256.New()
+	for _, p := range paths {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+		h.Write([]byte(hashes[p]))
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// write applies the checkout to the stored wiki in one transaction under
+// the wiki's advisory lock, comparing with the rows as they are once the
+// lock is held.
+func (ix *Index) write(ctx context.Context, root string, pages map[string]*localPage, progress func(done, total int)) (fts.Stats, error) {
+	var st fts.Stats
+	err := pgx.BeginFunc(ctx, ix.conn, func(tx pgx.Tx) error {
+		st = fts.Stats{}
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(wikiLockClass), ix.wiki); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO guild_wikis(wiki, digest, pages, generation, updated_at)
+VALUES ($1, '', 0, 0, now()) ON CONFLICT (wiki) DO NOTHING`, ix.wiki); err != nil {
+			return err
+		}
+		have, err := storedHashes(ctx, tx, ix.wiki)
+		if err != nil {
+			return err
+		}
+		var drop []int64
+		var put []string
+		for p, s := range have {
+			if lp, ok := pages[p]; !ok {
+				drop = append(drop, s.id)
+				st.Deleted++
+			} else if lp.hash != s.hash {
+				drop = append(drop, s.id)
+			}
+		}
+		for p, lp := range pages {
+			s, ok := have[p]
+			switch {
+			case !ok:
+				put = append(put, p)
+				st.Added++
+			case s.hash != lp.hash:
+				put = append(put, p)
+				st.Changed++
+			default:
+				st.Unchanged++
+			}
+		}
+		sort.Strings(put)
+		if _, err := tx.Exec(ctx, `DELETE FROM guild_pages WHERE id = ANY($1)`, drop); err != nil {
+			return err
+		}
+		final, err := ix.insert(ctx, tx, root, put, pages, progress)
+		if err != nil {
+			return err
+		}
+		for p, s := range have {
+			if _, ok := pages[p]; ok && final[p] == "" {
+				final[p] = s.hash // unchanged rows
+			}
+		}
+		st.Pages = len(final)
+		_, err = tx.Exec(ctx, `UPDATE guild_wikis SET digest = $2, pages = $3, generation = generation + 1, updated_at = now() WHERE wiki = $1`,
+			ix.wiki, digestOf(final), len(final))
+		return err
+	})
+	return st, err
+}
+
+type storedPage struct {
+	id   int64
+	hash string
+}
+
+func storedHashes(ctx context.Context, tx pgx.Tx, name string) (map[string]storedPage, error) {
+	rows, err := tx.Query(ctx, `SELECT path, hash, id FROM guild_pages WHERE wiki = $1`, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	have := map[string]storedPage{}
+	for rows.Next() {
+		var p string
+		var s storedPage
+		if err := rows.Scan(&p, &s.hash, &s.id); err != nil {
+			return nil, err
+		}
+		have[p] = s
+	}
+	return have, rows.Err()
+}
+
+const insertSQL = `WITH p AS (
+	INSERT INTO guild_pages(wiki, path, hash, category, cat_key, importance, page, diags, supersedes)
+	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
+)
+INSERT INTO guild_sections(page_id, wiki, ord, heading, start_line, end_line, text, terms)
+SELECT p.id, $1, s.ord, s.heading, s.sl, s.el, s.text, s.terms::tsvector
+FROM p, unnest($10::int[], $11::text[], $12::int[], $13::int[], $14::text[], $15::text[]) AS s(ord, heading, sl, el, text, terms)`
+
+// row is one page's insert arguments.
+type row []any
+
+// insert writes the pages at paths (sorted), reading those whose hash came
+// from the stat cache, and returns the hash written for each.
+func (ix *Index) insert(ctx context.Context, tx pgx.Tx, root string, paths []string, pages map[string]*localPage, progress func(done, total int)) (map[string]string, error) {
+	final := make(map[string]string, len(pages))
+	if progress != nil {
+		defer func() { progress(len(paths), len(paths)) }()
+	}
+	for start := 0; start < len(paths); start += batchPages {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		chunk := paths[start:min(start+batchPages, len(paths))]
+		rows := make([]row, len(chunk))
+		errs := make([]error, len(chunk))
+		parallel(len(chunk), func(i int) {
+			rows[i], errs[i] = ix.pageRow(root, chunk[i], pages[chunk[i]])
+		})
+		b := &pgx.Batch{}
+		for i, r := range rows {
+			if errs[i] != nil {
+				return nil, errs[i]
+			}
+			b.Queue(insertSQL, r...)
+			final[chunk[i]] = r[2].(string)
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return nil, err
+		}
+		if progress != nil {
+			progress(start+len(chunk), len(paths))
+		}
+	}
+	return final, nil
+}
+
+// pageRow prepares the insert of one page, reading it when only its hash is
+// known.
+func (ix *Index) pageRow(root, path string, lp *localPage) (row, error) {
+	p, diags := lp.page, lp.diags
+	if p == nil {
+		var err error
+		if p, diags, err = wiki.Read(root, wiki.File{Path: path}); err != nil {
+			return nil, fmt.Errorf("%s: changed while indexing: %w", path, err)
+		}
+	}
+	meta, err := json.Marshal(fts.PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront})
+	if err != nil {
+		return nil, err
+	}
+	var dj *string
+	if len(diags) > 0 {
+		b, err := json.Marshal(diags)
+		if err != nil {
+			return nil, err
+		}
+		s := string(b)
+		dj = &s
+	}
+	n := len(p.Sections)
+	ords, starts, ends := make([]int32, n), make([]int32, n), make([]int32, n)
+	heads, texts, terms := make([]string, n), make([]string, n), make([]string, n)
+	for i, s := range p.Sections {
+		ords[i], starts[i], ends[i] = int32(i), int32(s.StartLine), int32(s.EndLine)
+		heads[i], texts[i], terms[i] = s.HeadingPath(), s.Text, SectionVector(p.Title, s)
+	}
+	sup := p.Front.Supersedes
+	if sup == nil {
+		sup = []string{}
+	}
+	return row{ix.wiki, path, p.Hash, p.Category, fts.CategoryToken(p.Category), p.Front.Importance, string(meta), dj, sup,
+		ords, heads, starts, ends, texts, terms}, nil
+}
+
+// parallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,86 @@
+package pgfts
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/rtch/rtch/pkg/fts"
+	"github.com/rtch/rtch/pkg/wiki"
+)
+
+// PostgreSQL's tsvector limits: a lexeme is at most 2047 bytes, a position
+// at most 16383 (larger ones are stored as 16383), and a lexeme keeps at
+// most 256 positions.
+const (
+	maxLexeme    = 2047
+	maxPosition  = 16383
+	maxPositions = 256
+)
+
+// SectionVector is the tsvector literal of a section: each term of
+// fts.EachSectionTerm (title, heading path, text — the terms the SQLite
+// index and in-memory BM25 see) with its 1-based positions, lexemes in
+// first-seen order. Terms longer than PostgreSQL allows are left out; they
+// could never match a query term the server accepts either.
+func SectionVector(title string, s wiki.Section) string {
+	pos := map[string][]int{}
+	var order []string
+	n := 0
+	fts.EachSectionTerm(title, s, func(t string) {
+		n++
+		if len(t) > maxLexeme {
+			return
+		}
+		ps, seen := pos[t]
+		if !seen {
+			order = append(order, t)
+		}
+		if len(ps) < maxPositions {
+			pos[t] = append(ps, min(n, maxPosition))
+		}
+	})
+	var b strings.Builder
+	for i, t := range order {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		quote(&b, t)
+		b.WriteByte(':')
+		for j, p := range pos[t] {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(p))
+		}
+	}
+	return b.String()
+}
+
+// Query is the tsquery literal joining terms with op ("&" or "|").
+func Query(terms []string, op string) string {
+	var b strings.Builder
+	for i, t := range terms {
+		if i > 0 {
+			b.WriteString(" " + op + " ")
+		}
+		quote(&b, t)
+	}
+	return b.String()
+}
+
+// quote writes a lexeme as a quoted tsvector/tsquery token: inside single
+// quotes a quote is doubled and a backslash escaped.
+func quote(b *strings.Builder, t string) {
+	b.WriteByte('\'')
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case '\'':
+			b.WriteString("''")
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			b.WriteByte(t[i])
+		}
+	}
+	b.WriteByte('\'')
+}
