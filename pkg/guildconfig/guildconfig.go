@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rtch/rtch/pkg/config"
@@ -35,10 +36,15 @@ const (
 	DefaultLeadLastN            = 5
 	DefaultLeadCapacityTokens   = 8000
 	DefaultLeadRecomputeAt      = 0.7
+	DefaultBackend              = "sqlite"
 )
 
 // Mechanisms are the values of index.mechanism.
-var Mechanisms = []string{"auto", "sqlite", "file-bm25", "fs-scan"}
+var Mechanisms = []string{"auto", "sqlite", "postgres", "file-bm25", "fs-scan"}
+
+// Backends are the values of index.backend: the engine of the persistent
+// wiki index.
+var Backends = []string{"sqlite", "postgres"}
 
 // Config is the whole file. Pointer fields distinguish "not set" from a
 // zero value (recallBeforeRead = false must be honoured).
@@ -84,8 +90,18 @@ type Index struct {
 	// is used instead of in-memory BM25 (default 500).
 	WikiFileThreshold *int `toml:"wiki_file_threshold"`
 	// Mechanism forces one wiki mechanism: auto (default), sqlite,
-	// file-bm25 or fs-scan.
+	// postgres, file-bm25 or fs-scan.
 	Mechanism *string `toml:"mechanism"`
+	// Backend is the engine of the persistent index: sqlite (default, the
+	// embedded .guild/indexes/wiki.sqlite) or postgres (a shared server).
+	Backend *string `toml:"backend"`
+	// DSN is the postgres connection string or URL (default: DATABASE_URL,
+	// else the PG* environment). Keep passwords out of it: PGPASSWORD or
+	// ~/.pgpass are read too.
+	DSN *string `toml:"dsn"`
+	// Wiki names this wiki inside the postgres database (default: the name
+	// of the project directory); every checkout of one wiki must agree.
+	Wiki *string `toml:"wiki"`
 }
 
 // Caps bounds the work and the output of one recall.
@@ -121,6 +137,13 @@ type Settings struct {
 	LeadLastN            int
 	LeadCapacityTokens   int
 	LeadRecomputeAt      float64
+	// Backend is index.backend, "postgres" also when index.mechanism
+	// forces postgres.
+	Backend string
+	DSN     string
+	// Wiki is index.wiki, "" when unset (the caller derives it from the
+	// project root).
+	Wiki string
 }
 
 // Defaults returns the settings of an absent file.
@@ -143,6 +166,7 @@ func (c *Config) Settings() Settings {
 		LeadLastN:            DefaultLeadLastN,
 		LeadCapacityTokens:   DefaultLeadCapacityTokens,
 		LeadRecomputeAt:      DefaultLeadRecomputeAt,
+		Backend:              DefaultBackend,
 	}
 	set(&s.RecallScoreThreshold, c.Models.RecallScoreThreshold)
 	set(&s.RecallBeforeRead, c.Models.RecallBeforeRead)
@@ -158,6 +182,12 @@ func (c *Config) Settings() Settings {
 	set(&s.LeadLastN, c.Lead.LastN)
 	set(&s.LeadCapacityTokens, c.Lead.CapacityTokens)
 	set(&s.LeadRecomputeAt, c.Lead.RecomputeAt)
+	set(&s.Backend, c.Index.Backend)
+	if s.Mechanism == "postgres" {
+		s.Backend = "postgres"
+	}
+	set(&s.DSN, c.Index.DSN)
+	set(&s.Wiki, c.Index.Wiki)
 	return s
 }
 
@@ -226,6 +256,9 @@ func (c *Config) validate() error {
 			return fmt.Errorf("index.mechanism %q is not one of %s", *v, strings.Join(Mechanisms, ", "))
 		}
 	}
+	if err := c.Index.validateBackend(); err != nil {
+		return err
+	}
 	if v := c.Caps.BM25MaxBytes; v != nil && *v < 0 {
 		return fmt.Errorf("caps.bm25_max_bytes %d is negative", *v)
 	}
@@ -237,6 +270,36 @@ func (c *Config) validate() error {
 	}
 	if v := c.Caps.MaxPageBytes; v != nil && *v <= 0 {
 		return fmt.Errorf("caps.max_page_bytes %d must be positive", *v)
+	}
+	return nil
+}
+
+// validateBackend checks index.backend and the keys that depend on it: a
+// forced mechanism must be the backend's index, and dsn and wiki are only
+// read by postgres.
+func (ix Index) validateBackend() error {
+	backend := DefaultBackend
+	if v := ix.Backend; v != nil {
+		if !slices.Contains(Backends, *v) {
+			return fmt.Errorf("index.backend %q is not one of %s", *v, strings.Join(Backends, ", "))
+		}
+		backend = *v
+	}
+	if m := ix.Mechanism; m != nil && (*m == "sqlite" || *m == "postgres") && ix.Backend != nil && *m != backend {
+		return fmt.Errorf("index.mechanism %q contradicts index.backend %q (force the index with mechanism = %q)", *m, backend, backend)
+	}
+	if m := ix.Mechanism; m != nil && *m == "postgres" {
+		backend = "postgres"
+	}
+	if backend != "postgres" {
+		for key, v := range map[string]*string{"index.dsn": ix.DSN, "index.wiki": ix.Wiki} {
+			if v != nil {
+				return fmt.Errorf("%s is only read with index.backend = \"postgres\"", key)
+			}
+		}
+	}
+	if v := ix.Wiki; v != nil && strings.TrimSpace(*v) == "" {
+		return errors.New("index.wiki is empty")
 	}
 	return nil
 }

@@ -42,11 +42,15 @@ func TestValuesAndFalse(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	for src, want := range map[string]string{
-		"[models]\nrecallScoreTreshold = 0.5\n": "config.toml: unknown key models.recallScoreTreshold",
-		"[models]\nimportanceGate = 9\n":        "importanceGate 9 is outside",
-		"[models\n":                             "config.toml: line 2:",
-		"[models]\nrecallBeforeRead = 1\n":      "config.toml",
-		"[index]\nmechanism = \"grep\"\n":       `index.mechanism "grep"`,
+		"[models]\nrecallScoreTreshold = 0.5\n":                     "config.toml: unknown key models.recallScoreTreshold",
+		"[models]\nimportanceGate = 9\n":                            "importanceGate 9 is outside",
+		"[models\n":                                                 "config.toml: line 2:",
+		"[models]\nrecallBeforeRead = 1\n":                          "config.toml",
+		"[index]\nmechanism = \"grep\"\n":                           `index.mechanism "grep"`,
+		"[index]\nbackend = \"mysql\"\n":                            `index.backend "mysql" is not one of sqlite, postgres`,
+		"[index]\nbackend = \"postgres\"\nmechanism = \"sqlite\"\n": `index.mechanism "sqlite" contradicts index.backend "postgres"`,
+		"[index]\ndsn = \"host=db\"\n":                              `index.dsn is only read with index.backend = "postgres"`,
+		"[index]\nbackend = \"postgres\"\nwiki = \" \"\n":           "index.wiki is empty",
 	} {
 		_, _, err := Load("", write(t, src))
 		if err == nil || !strings.Contains(err.Error(), want) {
@@ -78,6 +82,23 @@ func TestLeadKeys(t *testing.T) {
 	} {
 		if _, _, err := Load("", write(t, src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err %v, want %q", src, err, want)
+		}
+	}
+}
+
+func TestPostgresBackend(t *testing.T) {
+	for src, want := range map[string]Settings{
+		"[index]\nbackend = \"postgres\"\ndsn = \"host=db\"\nwiki = \"team\"\n": {Backend: "postgres", DSN: "host=db", Wiki: "team", Mechanism: "auto"},
+		"[index]\nmechanism = \"postgres\"\n":                                   {Backend: "postgres", Mechanism: "postgres"},
+		"":                                                                      {Backend: "sqlite", Mechanism: "auto"},
+	} {
+		c, _, err := Load("", write(t, src))
+		if err != nil {
+			t.Fatalf("%q: %v", src, err)
+		}
+		s := c.Settings()
+		if s.Backend != want.Backend || s.DSN != want.DSN || s.Wiki != want.Wiki || s.Mechanism != want.Mechanism {
+			t.Errorf("%q: %+v, want %+v", src, s, want)
 		}
 	}
 }

@@ -1,7 +1,7 @@
 // Package recall is the single recall path of the guild tools (SPEC §10):
 // one call answers a query from the knowledge graph's structure, the wiki
-// (SQLite FTS5 index, in-memory BM25 or a streaming fs-scan, chosen by
-// size) and a token-scored graph traversal, fans out over a workspace's
+// (a persistent index — SQLite FTS5, or PostgreSQL for a wiki a team
+// shares — in-memory BM25 or a streaming fs-scan, chosen by size) and a token-scored graph traversal, fans out over a workspace's
 // sub-guilds, and returns only protected chunks. Every chunk, whatever its
 // source, goes through pkg/protect in the same order — probe, quarantine
 // (with a security event appended), classify, wrap — before it is part of a
@@ -29,6 +29,7 @@ import (
 // Sources reported in Result.Source.
 const (
 	SourceSQLite     = "sqlite"
+	SourcePostgres   = "postgres"
 	SourceFileBM25   = "file-bm25"
 	SourceFSScan     = "fs-scan"
 	SourceKG         = "kg-query"
@@ -76,7 +77,8 @@ type Result struct {
 	RecallBeforeRead bool
 	// Chunks are protected, in output order.
 	Chunks []schema.RecallChunk
-	// Index is what the FTS5 refresh did, per guild root that used it.
+	// Index is what the index refresh (SQLite or PostgreSQL) did, per guild
+	// root that used it.
 	Index map[string]fts.Stats
 	// Events counts security events appended.
 	Events int

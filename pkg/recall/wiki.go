@@ -17,15 +17,19 @@ import (
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
-// Mechanism picks the wiki mechanism for a wiki of these files: the FTS5
-// index from index.wiki_file_threshold pages, else in-memory BM25 while the
-// wiki fits caps.bm25_max_bytes, else the streaming fs-scan. A forced
-// index.mechanism wins.
+// Mechanism picks the wiki mechanism for a wiki of these files: the
+// persistent index (SQLite FTS5, or PostgreSQL with index.backend =
+// "postgres") from index.wiki_file_threshold pages, else in-memory BM25
+// while the wiki fits caps.bm25_max_bytes, else the streaming fs-scan. A
+// forced index.mechanism wins.
 func Mechanism(files []wiki.File, set guildconfig.Settings) string {
 	if set.Mechanism != "" && set.Mechanism != "auto" {
 		return set.Mechanism
 	}
 	if len(files) > 0 && len(files) >= set.WikiFileThreshold {
+		if set.Backend == SourcePostgres {
+			return SourcePostgres
+		}
 		return SourceSQLite
 	}
 	var total int64
@@ -61,7 +65,7 @@ type speculation struct {
 // overlap; the speculation is nil when the index could not be searched that
 // way (searchWiki then takes the ordinary path, which reports why).
 func listWiki(ctx context.Context, opt Options, root string, set guildconfig.Settings) ([]wiki.File, []wiki.Diagnostic, *speculation, error) {
-	if m := set.Mechanism; m != "" && m != "auto" && m != SourceSQLite {
+	if m := set.Mechanism; m != "" && m != "auto" && m != SourceSQLite || set.Backend == SourcePostgres {
 		files, diags, err := wiki.List(root, set.MaxPageBytes)
 		return files, diags, nil, err
 	}
@@ -119,6 +123,13 @@ func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File
 		rel, _ := filepath.Rel(opt.Root, root)
 		res.Index[filepath.ToSlash(rel)] = spec.snap.Stats(len(files))
 		return SourceSQLite, spec.chunks, 0, nil
+	}
+	if mech == SourcePostgres {
+		cs, err := searchPostgres(ctx, opt, root, files, listDiags, set, res, warn)
+		if err != nil {
+			return "", nil, 0, err
+		}
+		return SourcePostgres, cs, 0, nil
 	}
 	if mech == SourceSQLite {
 		cs, err := searchSQLite(ctx, opt, root, files, listDiags, set, res, warn)

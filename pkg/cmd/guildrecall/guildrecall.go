@@ -43,7 +43,9 @@ func Tool() *cli.Tool {
 structural intents ("callers of X", "what imports Y", "impact of changing Z")
 from .guild/indexes/knowledge-graph.json; the wiki (wiki/**/*.md and
 .guild/principles.md) through the SQLite FTS5 index .guild/indexes/wiki.sqlite
-from index.wiki_file_threshold pages (default 500), else in-memory BM25
+from index.wiki_file_threshold pages (default 500) — or a PostgreSQL server
+shared by the team's checkouts with index.backend = "postgres" (index.dsn,
+DATABASE_URL or the PG* variables) — else in-memory BM25
 (k1 1.5, b 0.75), else a streaming term-frequency scan; then a token-scored
 graph traversal capped at caps.graph_tokens (1,200). With .guild/workspace.json
 every sub-guild is recalled too and its chunks are tagged.
@@ -70,7 +72,7 @@ guild-recall --query "callers of ledger.Post" --jq '.source == "structural"'`,
 			fs.StringVar(&o.category, "category", "", "recall only wiki pages of type `C` (decision, standard, entity, concept, context, source); skips the graph")
 			fs.IntVar(&o.limit, "limit", 10, "at most `N` wiki chunks and N graph chunks")
 			fs.BoolVar(&o.pretty, "json", false, "print the record as one indented JSON object instead of an NDJSON line")
-			fs.BoolVar(&o.indexStats, "index-stats", false, "report on stderr what the FTS5 index refresh did")
+			fs.BoolVar(&o.indexStats, "index-stats", false, "report on stderr what the index refresh (FTS5 or postgres) did")
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
