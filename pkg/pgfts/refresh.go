@@ -7,15 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/rtch/rtch/pkg/fts"
+	"github.com/rtch/rtch/pkg/internal/parallel"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -73,7 +71,7 @@ func hashPages(root string, files []wiki.File, cache map[string]seen, now int64)
 		err error
 	}
 	reads := make([]read, len(files))
-	parallel(len(files), func(i int) {
+	parallel.For(len(files), func(i int) {
 		f := files[i]
 		if s, ok := cache[f.Path]; ok && s.trusted(f) {
 			reads[i].lp = &localPage{hash: s.hash}
@@ -241,7 +239,7 @@ func (ix *Index) insert(ctx context.Context, tx pgx.Tx, root string, paths []str
 		chunk := paths[start:min(start+batchPages, len(paths))]
 		rows := make([]row, len(chunk))
 		errs := make([]error, len(chunk))
-		parallel(len(chunk), func(i int) {
+		parallel.For(len(chunk), func(i int) {
 			rows[i], errs[i] = ix.pageRow(root, chunk[i], pages[chunk[i]])
 		})
 		b := &pgx.Batch{}
@@ -298,25 +296,4 @@ func (ix *Index) pageRow(root, path string, lp *localPage) (row, error) {
 	}
 	return row{ix.wiki, path, p.Hash, p.Category, fts.CategoryToken(p.Category), p.Front.Importance, string(meta), dj, sup,
 		ords, heads, starts, ends, texts, terms}, nil
-}
-
-// parallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

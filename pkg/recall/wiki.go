@@ -4,16 +4,14 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/guildconfig"
+	"github.com/rtch/rtch/pkg/internal/parallel"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -300,7 +298,7 @@ func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Setti
 		counts []bm25.Counts // per section
 	}
 	reads := make([]read, len(files))
-	parallel(len(files), func(i int) {
+	parallel.For(len(files), func(i int) {
 		p, d, err := wiki.Read(root, files[i])
 		r := read{page: p, diags: d, err: err}
 		if err == nil {
@@ -349,33 +347,6 @@ func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Setti
 		return nil, 0
 	}
 	return out, out[0].score
-}
-
-// parallel calls f(0) … f(n-1) on up to GOMAXPROCS goroutines.
-func parallel(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	if workers <= 1 {
-		for i := 0; i < n; i++ {
-			f(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // fsScan streams the pages one at a time and scores each section by query
