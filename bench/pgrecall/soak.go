@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/pgfts"
 	"github.com/rtch/rtch/pkg/wiki"
@@ -77,8 +79,8 @@ func soak(ctx context.Context, c config, dsn, root string) error {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	fmt.Printf("## Soak: %d readers, %d writers, %s, Unix socket\n\n| operation | count | p50 | p95 | p99 | max |\n|---|---|---|---|---|---|\n",
-		c.readers, c.writers, c.soak)
+	fmt.Printf("## Soak: %d readers, %d writers, %s, server %s\n\n| operation | count | p50 | p95 | p99 | max |\n|---|---|---|---|---|---|\n",
+		c.readers, c.writers, c.soak, host(dsn))
 	for _, k := range []string{"read", "write"} {
 		ts := lat[k]
 		if len(ts) == 0 {
@@ -177,4 +179,13 @@ func compare(ctx context.Context, root string, opt pgfts.Options) (string, error
 		return "", fmt.Errorf("final index differs from the checkout: %d pages missing or stale, %d extra", bad, len(stored))
 	}
 	return fmt.Sprintf("%d pages, every one present once with the checkout's content hash", len(files)), nil
+}
+
+// host is the server of a DSN, as host:port.
+func host(dsn string) string {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return "?"
+	}
+	return fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)
 }

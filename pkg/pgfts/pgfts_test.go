@@ -96,9 +96,16 @@ func TestBuildSearchAndIncremental(t *testing.T) {
 		t.Fatalf("superseded %v %v", sup, err)
 	}
 
+	before, err := os.Stat(filepath.Join(root, StatePath))
+	if err != nil {
+		t.Fatal(err)
+	}
 	_, st, _ = open(t, root, dsn)
 	if st.Unchanged != 4 || st.Reindexed() != 0 || st.Pages != 4 {
 		t.Fatalf("no-change refresh: %+v", st)
+	}
+	if after, err := os.Stat(filepath.Join(root, StatePath)); err != nil || !os.SameFile(before, after) {
+		t.Fatalf("a no-change refresh rewrote %s (%v)", StatePath, err)
 	}
 	writeFile(t, root, "wiki/concepts/minor.md", "---\nimportance: 4\n---\n# Minor\nchargeback representment\n")
 	writeFile(t, root, "wiki/concepts/new.md", "# New\nfresh page\n")

@@ -39,7 +39,7 @@ func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Sta
 	diags := append([]wiki.Diagnostic(nil), opt.ListDiags...)
 	cache := loadState(root)
 	now := opt.Now().UnixNano()
-	pages, hashed, rdiags := hashPages(root, opt.Files, cache, now)
+	pages, hashed, nread, rdiags := hashPages(root, opt.Files, cache, now)
 	diags = append(diags, rdiags...)
 	digest := digestOf(hashesOf(pages))
 	var stored string
@@ -55,8 +55,12 @@ func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Sta
 	default:
 		return st, nil, err
 	}
-	if err := saveState(root, opt.Files, hashed); err != nil {
-		diags = append(diags, wiki.Diagnostic{Path: StatePath, Message: "stat cache not written: " + err.Error()})
+	// The cache is rewritten only when it would change: a recall of an
+	// unchanged checkout writes nothing locally.
+	if nread > 0 || len(hashed) != len(cache) {
+		if err := saveState(root, opt.Files, hashed); err != nil {
+			diags = append(diags, wiki.Diagnostic{Path: StatePath, Message: "stat cache not written: " + err.Error()})
+		}
 	}
 	return st, diags, nil
 }
@@ -64,8 +68,8 @@ func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Sta
 // hashPages finds the content hash of every listed page, from the stat
 // cache when it can be trusted, else by reading the page (on GOMAXPROCS
 // goroutines). Unreadable pages become diagnostics and are not part of the
-// wiki. It also returns the new cache.
-func hashPages(root string, files []wiki.File, cache map[string]seen, now int64) (map[string]*localPage, map[string]seen, []wiki.Diagnostic) {
+// wiki. It also returns the new cache and how many pages were read.
+func hashPages(root string, files []wiki.File, cache map[string]seen, now int64) (map[string]*localPage, map[string]seen, int, []wiki.Diagnostic) {
 	type read struct {
 		lp  *localPage
 		err error
@@ -87,6 +91,7 @@ func hashPages(root string, files []wiki.File, cache map[string]seen, now int64)
 	pages := make(map[string]*localPage, len(files))
 	hashed := make(map[string]seen, len(files))
 	var diags []wiki.Diagnostic
+	nread := 0
 	for i, r := range reads {
 		f := files[i]
 		if r.err != nil {
@@ -94,13 +99,16 @@ func hashPages(root string, files []wiki.File, cache map[string]seen, now int64)
 			continue
 		}
 		pages[f.Path] = r.lp
+		if r.lp.page != nil {
+			nread++
+		}
 		s := seen{size: f.Size, mtime: f.ModTime, ctime: f.ChangeTime, ino: int64(f.Inode), hashedAt: now, hash: r.lp.hash}
 		if c, ok := cache[f.Path]; ok && r.lp.page == nil {
 			s.hashedAt = c.hashedAt // trusted: keep when it was really hashed
 		}
 		hashed[f.Path] = s
 	}
-	return pages, hashed, diags
+	return pages, hashed, nread, diags
 }
 
 func hashesOf(pages map[string]*localPage) map[string]string {
