@@ -237,6 +237,8 @@ var defaultImageHosts = []string{
 	"readthedocs.io", "gitlab.com", "bitbucket.org", "api.netlify.com", "deps.rs",
 	"app.codecov.io", "opencollective.com", "bestpractices.coreinfrastructure.org",
 	"www.bestpractices.dev", "api.securityscorecards.dev", "snyk.io",
+	"api.scorecard.dev", "app.fossa.com", "app.fossa.io", "sourcegraph.com", "dev.azure.com",
+	"ci.appveyor.com", "badges.gitter.im", "static.pepy.tech", "contrib.rocks",
 }
 
 // forgedTagRE finds the wrapper's delimiter in the line view.

@@ -9,8 +9,9 @@ import "regexp"
 // outputs and fake input boundaries, prompt extraction), written so that the
 // same words in documentation do not match: the object of the directive is
 // the reader's own answer or solution, or a secret the reader holds. The
-// families and the dev-set rows they were drawn from are listed in
-// docs/security.md; the split-half check is TestCorpusReport.
+// families are listed in docs/security.md and the choices behind them in
+// docs/decisions/protect.md; TestCorpusReport (split halves) and TestHeldOut
+// measure them.
 
 // Words of the BIPIA code-attack directive: "<verb> the following code
 // snippet into your solution".
@@ -22,14 +23,14 @@ const (
 	answerNoun = `(?:code ?base|solution(?: architecture)?|implementation|algorithm|response|answer|reply|elucidation)`
 	// codeVerb are the incorporation verbs a directive about "your code"
 	// needs (docs say "the following snippet shows … in your code").
-	codeVerb = `(?:incorporat|integrat|includ|inclusion|merg|embed|insert|add|append|blend|meld|fuse|weav|infus|inject|utili[sz]|employ|leverag|enlist|deploy|adopt|absorb|engag|execut|harmoni[sz]|assimilat|interweav|introduc|featur|embod|manifest|plac|put|combin|implant|splic|attach|incorporat|us)\w*`
+	codeVerb = `(?:incorporat|integrat|includ|inclusion|merg|embed|insert|add|append|blend|meld|fuse|weav|infus|inject|utili[sz]|employ|leverag|enlist|deploy|adopt|absorb|engag|execut|harmoni[sz]|assimilat|interweav|introduc|featur|embod|manifest|plac|put|combin|implant|splic|attach|us)\w*`
 )
 
 // Answer-transformation verbs: an imperative that reshapes the reader's own
 // reply ("Remove spaces from your response", "Group letters of your answer
 // in fours"). "output" is a program's as often as a reader's ("replace
-// os.Stdout with your output"), so it is left out; "message" is ambiguous ("write your message here"), so it
-// needs a verb that transforms letters.
+// os.Stdout with your output"), so it is left out; "message" is ambiguous
+// ("write your message here"), so it needs a verb that transforms letters.
 const (
 	replyVerb   = `(?:provide|render|write|deliver|present|give|compose|craft|rearrange|jumble|scramble|group|remove|replace|substitute|reverse|encode|encrypt|convert|rewrite|spell|shuffle|capitali[sz]e|split|insert|express|phrase|formulate|return|generate|produce|translate|encipher|obfuscate|misspell)`
 	letterVerb  = `(?:render|rearrange|jumble|scramble|group|remove|reverse|encode|encrypt|rewrite|spell|shuffle|encipher|obfuscate|misspell|substitute)`

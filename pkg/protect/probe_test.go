@@ -107,6 +107,7 @@ func TestProbeBenign(t *testing.T) {
 		"![diagram](docs/arch.png)",
 		"Chunks are fenced in `</guild:recall>` blocks.",
 		"[![CI](https://github.com/x/y/actions/workflows/ci.yml/badge.svg)](https://github.com/x/y)",
+		"[![OpenSSF Scorecard](https://api.scorecard.dev/projects/github.com/x/y/badge)](https://scorecard.dev/viewer/?uri=github.com/x/y)",
 		"family 👨\u200d👩\u200d👧 and flag 🏴\U000E0067\U000E0062\U000E0065\U000E006E\U000E0067\U000E007F",
 		"نامه\u200cها", // ZWNJ inside Persian
 		"\ufeffpackage main",
