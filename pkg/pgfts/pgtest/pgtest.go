@@ -88,11 +88,19 @@ const RolePassword = "rtch-right-password"
 // checks a password for) log in with RolePassword and returns a DSN for it
 // on db's server and database, giving the password given.
 func PasswordRole(ctx context.Context, admin, db, given string) (string, error) {
-	err := exec(ctx, admin, `DO $$ BEGIN CREATE ROLE rtch_pwcheck LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$`)
+	// Tests run in parallel: the lock makes one of them create the role,
+	// the others see it (a concurrent CREATE ROLE fails with a unique
+	// violation, not duplicate_object).
+	err := exec(ctx, admin, `DO $$ BEGIN
+	PERFORM pg_advisory_xact_lock(7237);
+	IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'rtch_pwcheck') THEN
+		CREATE ROLE rtch_pwcheck LOGIN;
+	END IF;
+END $$`)
 	if err != nil {
 		return "", err
 	}
-	if err := exec(ctx, admin, "ALTER ROLE rtch_pwcheck PASSWORD '"+RolePassword+"'"); err != nil {
+	if err := exec(ctx, admin, "DO $$ BEGIN PERFORM pg_advisory_xact_lock(7237); ALTER ROLE rtch_pwcheck PASSWORD '"+RolePassword+"'; END $$"); err != nil {
 		return "", err
 	}
 	cfg, err := pgx.ParseConfig(db)
