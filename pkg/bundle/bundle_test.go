@@ -15,7 +15,7 @@ import (
 	"github.com/rtch/rtch/pkg/tokens"
 )
 
-func write(t *testing.T, root string, files map[string]string) {
+func write(t testing.TB, root string, files map[string]string) {
 	t.Helper()
 	for name, text := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
@@ -65,7 +65,7 @@ func receiptFile(task string) string {
 func page(front, body string) string { return "---\n" + front + "---\n" + body }
 
 // newProject writes a small Ledgerly-like project and returns its root.
-func newProject(t *testing.T, extra map[string]string) string {
+func newProject(t testing.TB, extra map[string]string) string {
 	root := t.TempDir()
 	files := map[string]string{
 		".guild/plan/search.md":                testPlan,

@@ -255,16 +255,30 @@ func (pr *project) capacity(run *leadRun, lo LeadOptions, rel string) schema.Lea
 func (pr *project) fitLead(run *leadRun, lo LeadOptions, rel string, budget int) (*Bundle, error) {
 	n := min(lo.LastN, len(run.envelopes))
 	older, recent := run.envelopes[:len(run.envelopes)-n], run.envelopes[len(run.envelopes)-n:]
-	var b *Bundle
-	for drop := 0; drop <= len(older); drop++ {
-		b = pr.renderLead(run, lo, rel, older[:drop], older[drop:], recent)
-		if b.Receipt.TokenEstimate <= budget {
-			b.Verdict = lint.Check(b.Path, b.Text, lint.Options{Strict: true})
-			if !b.Verdict.Pass {
-				return nil, fmt.Errorf("the lead context of run %s fails lint: %s", pr.opt.RunID, strings.Join(b.Verdict.Reasons, "; "))
+	render := func(drop int) *Bundle { return pr.renderLead(run, lo, rel, older[:drop], older[drop:], recent) }
+	fits := func(b *Bundle) bool { return b.Receipt.TokenEstimate <= budget }
+	// The fewest drops that fit, by bisection: a drop replaces a digest line
+	// with a shorter frontmatter entry, so more drops never make it larger.
+	b := render(0)
+	if !fits(b) {
+		if b = render(len(older)); fits(b) {
+			lo, hi := 0, len(older)
+			for lo < hi {
+				if mid := (lo + hi) / 2; fits(render(mid)) {
+					hi = mid
+				} else {
+					lo = mid + 1
+				}
 			}
-			return b, nil
+			b = render(lo)
 		}
+	}
+	if fits(b) {
+		b.Verdict = lint.Check(b.Path, b.Text, lint.Options{Strict: true})
+		if !b.Verdict.Pass {
+			return nil, fmt.Errorf("the lead context of run %s fails lint: %s", pr.opt.RunID, strings.Join(b.Verdict.Reasons, "; "))
+		}
+		return b, nil
 	}
 	return nil, &FitError{fmt.Errorf("the lead context of run %s needs %d tokens with an empty digest, over its budget of %d tokens (under the %g × %d threshold and the %d-token cap); the plan summary and the last %d envelopes are never cut: lower --last or raise --capacity", pr.opt.RunID, b.Receipt.TokenEstimate, budget, lo.RecomputeAt, lo.CapacityTokens, HardCap, n)}
 }
@@ -306,43 +320,17 @@ func (pr *project) renderLead(run *leadRun, lo LeadOptions, rel string, dropped,
 		}
 		section("not_machine_receipts", start)
 	}
-	// Each dropped digest line is one short dropped_for_budget: entry in the
-	// frontmatter (shorter than the line it replaces, so a drop always saves).
+	// Each dropped digest line (oldest first) is one short dropped_for_budget:
+	// entry in the frontmatter, shorter than the line it replaces, and its
+	// receipt leaves source_paths: a drop always saves.
 	var drops []string
 	for _, e := range dropped {
-		drops = append(drops, oneLine(fmt.Sprintf("digest line of %s (%s) dropped, oldest first", e.r.Contract.TaskID, e.r.Contract.Status)))
+		drops = append(drops, oneLine("digest line of "+e.r.Contract.TaskID+" dropped"))
 	}
 	task := strings.TrimRight(b.String(), "\n") + "\n"
 	body := pr.univ.text + "\n" + task
-	ids := func(es []envelope) []string {
-		out := []string{}
-		for _, e := range es {
-			out = append(out, e.r.Contract.TaskID)
-		}
-		return out
-	}
-	var notMach []string
-	for _, f := range run.notMach {
-		notMach = append(notMach, f.Path)
-	}
-	sources := unique(append(append([]string{pr.planRel}, pr.univ.sources...), run.paths...))
-	text := withFrontmatter(func(est int) string {
-		var fm bytes.Buffer
-		fm.WriteString("---\n")
-		fmt.Fprintf(&fm, "run_id: %s\nspecialist: %s\ntask_id: %s\n", yamlString(pr.opt.RunID), LeadSpecialist, LeadSpecialist)
-		fmt.Fprintf(&fm, "spec: %s\nplan: %s\n", yamlString(pr.plan.Spec), yamlString(pr.planRel))
-		writeList(&fm, "source_paths", onelines(sources))
-		fmt.Fprintf(&fm, "token_estimate: %d\n", est)
-		fmt.Fprintf(&fm, "last_n: %d\ncapacity_tokens: %d\nrecompute_at: %g\n", lo.LastN, lo.CapacityTokens, lo.RecomputeAt)
-		writeList(&fm, "envelopes_verbatim", onelines(ids(recent)))
-		writeList(&fm, "envelopes_digested", onelines(ids(digested)))
-		writeList(&fm, "envelopes_dropped", onelines(ids(dropped)))
-		writeList(&fm, "not_machine_receipts", onelines(notMach))
-		writeList(&fm, "dropped_for_budget", drops)
-		writeList(&fm, "followups", nil)
-		fm.WriteString("---\n")
-		return fm.String()
-	}, body)
+	head, tail := pr.leadFrontmatter(run, lo, dropped, digested, recent, drops)
+	text := withFrontmatter(func(est int) string { return head + fmt.Sprintf("token_estimate: %d\n", est) + tail }, body)
 	layers := map[string]int{"universal": tokens.Estimate(pr.univ.text), "task": tokens.Estimate(task)}
 	for k, v := range sizes {
 		layers["task."+k] = v
@@ -351,6 +339,46 @@ func (pr *project) renderLead(run *leadRun, lo LeadOptions, rel string, dropped,
 	out := &Bundle{Lane: ln, Path: rel, Text: text}
 	out.Receipt = receiptFor(pr.opt, ln, rel, text, layers, drops, nil)
 	return out
+}
+
+// leadFrontmatter renders the lead's frontmatter around its token_estimate
+// line, once per render (the estimate is then found by withFrontmatter).
+func (pr *project) leadFrontmatter(run *leadRun, lo LeadOptions, dropped, digested, recent []envelope, drops []string) (head, tail string) {
+	ids := func(es []envelope) []string {
+		out := []string{}
+		for _, e := range es {
+			out = append(out, e.r.Contract.TaskID)
+		}
+		return out
+	}
+	gone := map[string]bool{}
+	for _, e := range dropped {
+		gone[e.r.Path] = true
+	}
+	sources := append([]string{pr.planRel}, pr.univ.sources...)
+	for _, p := range run.paths {
+		if !gone[p] {
+			sources = append(sources, p)
+		}
+	}
+	var notMach []string
+	for _, f := range run.notMach {
+		notMach = append(notMach, f.Path)
+	}
+	var h, t bytes.Buffer
+	h.WriteString("---\n")
+	fmt.Fprintf(&h, "run_id: %s\nspecialist: %s\ntask_id: %s\n", yamlString(pr.opt.RunID), LeadSpecialist, LeadSpecialist)
+	fmt.Fprintf(&h, "spec: %s\nplan: %s\n", yamlString(pr.plan.Spec), yamlString(pr.planRel))
+	writeList(&h, "source_paths", onelines(unique(sources)))
+	fmt.Fprintf(&t, "last_n: %d\ncapacity_tokens: %d\nrecompute_at: %g\n", lo.LastN, lo.CapacityTokens, lo.RecomputeAt)
+	writeList(&t, "envelopes_verbatim", onelines(ids(recent)))
+	writeList(&t, "envelopes_digested", onelines(ids(digested)))
+	writeList(&t, "envelopes_dropped", onelines(ids(dropped)))
+	writeList(&t, "not_machine_receipts", onelines(notMach))
+	writeList(&t, "dropped_for_budget", drops)
+	writeList(&t, "followups", nil)
+	t.WriteString("---\n")
+	return h.String(), t.String()
 }
 
 func onelines(s []string) []string {
@@ -364,37 +392,34 @@ func onelines(s []string) []string {
 // digestNote opens the digest.
 const digestNote = "Compaction, not summary: each line holds the fields of one guild.handoff.v2 " +
 	"block copied as JSON (task_id, status, tier, artifacts, issues, escalate_reason), its summary " +
-	"cut at a sentence boundary and marked … when cut, and the receipt file to read for the rest."
+	"cut at a sentence boundary and marked … when cut, and the receipt file to read for the rest. " +
+	"Lines dropped for the budget (oldest first) are listed in the frontmatter."
 
 // writePlanSummary writes the plan's lanes with the status their receipts give.
 func (pr *project) writePlanSummary(b *strings.Builder, run *leadRun) {
 	status := map[string]string{}
-	receipt := map[string]string{}
 	for _, f := range run.notMach {
 		if f.FrontTaskID != "" {
-			status[f.FrontTaskID], receipt[f.FrontTaskID] = "no machine receipt (frontmatter only)", f.Path
+			status[f.FrontTaskID] = "no machine receipt (frontmatter only)"
 		}
 	}
 	for _, e := range run.envelopes {
-		status[e.r.Contract.TaskID], receipt[e.r.Contract.TaskID] = e.r.Contract.Status, e.r.Path
+		status[e.r.Contract.TaskID] = e.r.Contract.Status
 	}
+	// One short row per lane: the receipts are named by the digest lines and
+	// the verbatim envelopes below, and live in .guild/runs/<run-id>/handoffs/.
 	fmt.Fprintf(b, "\n### Plan — `%s`\n\n", oneLine(pr.planRel))
-	b.WriteString("| task-id | owner | depends-on | status | receipt |\n|---|---|---|---|---|\n")
+	b.WriteString("| task-id | owner | depends-on | status |\n|---|---|---|---|\n")
 	row := func(id, owner string, deps []string) {
-		st, rc := status[id], receipt[id]
+		st := status[id]
 		if st == "" {
 			st = "pending (no receipt)"
-		}
-		if rc == "" {
-			rc = "—"
-		} else {
-			rc = "`" + rc + "`"
 		}
 		d := "—"
 		if len(deps) > 0 {
 			d = strings.Join(deps, ", ")
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", cell(id), cell(owner), cell(d), cell(st), cell(rc))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", cell(id), cell(owner), cell(d), cell(st))
 	}
 	for _, ln := range pr.plan.Order() {
 		row(ln.TaskID, ln.Owner, ln.DependsOn)
