@@ -300,9 +300,8 @@ func hasSepSuffix(s, t string) bool {
 
 // Structural answers an intent: the resolved target nodes first (score 1),
 // then the nodes reached by following matching edges inbound or outbound,
-// breadth first up to MaxDepth hops (3 when zero), scored 1/(1+depth) times
-// the edge weight (capped at 1), within the token cap. It returns false when
-// the target names no node.
+// breadth first up to MaxDepth hops (3 when zero), each hop multiplying
+// the score by hopScore, within the token cap. It returns false when the target names no node.
 func (g *Graph) Structural(in Intent, opt Options) ([]Hit, bool) {
 	opt = opt.withDefaults(3)
 	seeds := g.Resolve(in.Target)
@@ -335,13 +334,33 @@ func (g *Graph) Structural(in Intent, opt Options) ([]Hit, bool) {
 				if !in.Inbound {
 					rel = fmt.Sprintf("%s by %s", pastTense(a.typ), g.Nodes[from].Name)
 				}
-				best[a.to] = &Hit{Node: g.Nodes[a.to], Score: min(a.weight, 1) / float64(1+depth), Depth: depth, Relation: rel}
+				best[a.to] = &Hit{Node: g.Nodes[a.to], Score: best[from].Score * hopScore(a), Depth: depth, Relation: rel}
 				next = append(next, a.to)
 			}
 		}
 		frontier = next
 	}
 	return g.bound(best, opt), true
+}
+
+// hopScore is what one hop over a keeps of the score of the node it
+// leaves: one half, times the edge weight (a code graph counts call sites
+// and importing files: one scores 0.55, four or more score 1), halved again
+// for a containment edge (defines, contains), so that what uses a target
+// outranks what merely holds it, and a path through a container ranks below
+// a path of uses.
+func hopScore(a arc) float64 {
+	w := a.weight
+	if w > 1 {
+		w = 0.55 + 0.15*min(w-1, 3)
+	} else {
+		w *= 0.55
+	}
+	s := w / 2
+	if contains(defineTypes, a.typ) {
+		s /= 2
+	}
+	return s
 }
 
 func pastTense(t string) string {
