@@ -41,12 +41,22 @@ pairing rule to generic terms, turns forbidden assumptions into exclusions
 and known neighbors into neighbor-only surfaces.
 
 Appends: rtch.skip (one per file the walk could not read), rtch.shape,
-rtch.candidate (one per term, most trusted origin first), rtch.basket.`,
+rtch.candidate (one per term, most trusted origin first), rtch.basket.
+
+--graph FILE also writes the code knowledge graph of the zone root
+(guild.knowledge_graph.v1: files, packages and modules, symbols; contains,
+defines, imports, calls, references, embeds, inherits edges) to FILE,
+atomically. With --root DIR it builds only the graph of DIR and reads no
+stream; the rtch.skip records of that walk are its output. Guild's tools read
+the graph at .guild/indexes/knowledge-graph.json.`,
 		Example: `rtch-intake --goal "fix trailing <nil> on help output" --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough "the faulty line is found" | rtch-zone | rtch-scout | rtch-probe
-rtch-intake … | rtch-zone | rtch-scout --jq 'select(.kind == "rtch.candidate") | .origin != "exploratory"'`,
-		Stdin: cli.StreamIn,
+rtch-intake … | rtch-zone | rtch-scout --jq 'select(.kind == "rtch.candidate") | .origin != "exploratory"'
+rtch-scout --root . --graph .guild/indexes/knowledge-graph.json`,
+		Stdin: cli.OptionalStream,
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&o.noTiming, "no-timing", false, "record every scan's wall_ms as 0, so two runs over the same tree are byte-identical")
+			fs.StringVar(&o.graph, "graph", "", "also write the code knowledge graph of the tree to `FILE` (guild.knowledge_graph.v1)")
+			fs.StringVar(&o.root, "root", "", "with --graph: build only the graph of `DIR`, reading no record stream")
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
@@ -54,12 +64,21 @@ rtch-intake … | rtch-zone | rtch-scout --jq 'select(.kind == "rtch.candidate")
 
 type options struct {
 	noTiming bool
+	graph    string
+	root     string
 }
 
 // Main runs rtch-scout with the process's arguments.
 func Main() int { return cli.Main(Tool()) }
 
 func run(ctx context.Context, env *cli.Env, opt *options) error {
+	if opt.root != "" {
+		return graphOnly(ctx, env, opt)
+	}
+	if env.In == nil {
+		return cli.UsageHint("pipe the previous stage into it, e.g. rtch-intake … | rtch-zone | rtch-scout, or build a graph alone with --root DIR --graph FILE",
+			"no record stream on standard input")
+	}
 	if len(env.Args) > 0 {
 		return cli.UsageHint("rtch-scout reads the record stream on standard input", "unexpected argument %q", env.Args[0])
 	}
@@ -120,10 +139,12 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 		}
 		return cli.Failed(fmt.Errorf("scout %s: %v", zone.ZoneRoot, err))
 	}
-	for _, s := range skips {
-		rec := schema.Skip{Envelope: record.Env(schema.KindSkip, schema.V1, "scout", s.Path, s.Reason),
-			Path: s.Path, Reason: s.Reason, SizeBytes: s.SizeBytes, Stage: "scout", Detail: s.Detail}
-		if err := env.Out.Emit(rec); err != nil {
+	if err := emitSkips(env, skips, "scout"); err != nil {
+		return err
+	}
+	if opt.graph != "" {
+		// The scout's own walk already reported every skip of this one.
+		if err := writeGraph(ctx, env, cfg, zone.ZoneRoot, opt.graph, nil); err != nil {
 			return err
 		}
 	}

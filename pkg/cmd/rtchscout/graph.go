@@ -1,0 +1,93 @@
+package rtchscout
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rtch/rtch/pkg/atomicfile"
+	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/codegraph"
+	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/scout"
+	"github.com/rtch/rtch/pkg/walk"
+)
+
+// graphOnly builds the graph of --root without reading a record stream:
+// rtch.skip records for what the walk could not read go to the output.
+func graphOnly(ctx context.Context, env *cli.Env, opt *options) error {
+	if len(env.Args) > 0 {
+		return cli.UsageHint("rtch-scout --graph FILE --root DIR takes no arguments", "unexpected argument %q", env.Args[0])
+	}
+	if opt.graph == "" {
+		return cli.UsageHint("add --graph FILE: --root names the tree a graph is built from", "--root without --graph")
+	}
+	info, err := os.Stat(opt.root)
+	if err != nil || !info.IsDir() {
+		return cli.UsageHint("give --root an existing directory", "--root %s: not a directory", opt.root)
+	}
+	root, err := filepath.Abs(opt.root)
+	if err != nil {
+		return cli.UsageHint("give --root an existing directory", "--root %s: %v", opt.root, err)
+	}
+	cfg, _, err := env.LoadConfig(root)
+	if err != nil {
+		return err
+	}
+	var skips []walk.Skip
+	if err := writeGraph(ctx, env, cfg, root, opt.graph, func(s walk.Skip) { skips = append(skips, s) }); err != nil {
+		return err
+	}
+	return emitSkips(env, skips, "graph")
+}
+
+// writeGraph builds the graph of root and writes it to file atomically: the
+// whole graph or, on any failure, the old file untouched. Missing parent
+// directories are created.
+func writeGraph(ctx context.Context, env *cli.Env, cfg *config.Config, root, file string, skip func(walk.Skip)) error {
+	wo := scout.WalkOptions(cfg, root)
+	wo.Warn = func(format string, args ...any) { env.Warnf(format, args...) }
+	wo.Progress = func(done, total int) { env.Progressf("graph: reading %d/%d files", done, total) }
+	res, err := codegraph.BuildTree(ctx, codegraph.TreeOptions{
+		Walk:    wo,
+		Skip:    skip,
+		Problem: func(p string) { env.Warnf("%s; the file is in the graph without its symbols", p) },
+	})
+	env.ProgressDone()
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return cli.Failed(fmt.Errorf("graph of %s: %v", root, err))
+	}
+	// The graph's usual home, .guild/indexes/, may not exist yet.
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
+	}
+	p, err := atomicfile.Create(file, 0o644)
+	if err != nil {
+		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
+	}
+	if _, err := res.Graph.WriteTo(p); err != nil {
+		p.Cleanup()
+		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
+	}
+	if err := p.Commit(); err != nil {
+		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
+	}
+	return nil
+}
+
+func emitSkips(env *cli.Env, skips []walk.Skip, stage string) error {
+	for _, s := range skips {
+		rec := schema.Skip{Envelope: record.Env(schema.KindSkip, schema.V1, stage, s.Path, s.Reason),
+			Path: s.Path, Reason: s.Reason, SizeBytes: s.SizeBytes, Stage: stage, Detail: s.Detail}
+		if err := env.Out.Emit(rec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
