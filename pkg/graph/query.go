@@ -383,3 +383,30 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// Neighbor is one node adjacent to another.
+type Neighbor struct {
+	// Node is the index of the adjacent node in Nodes.
+	Node int
+	// Type is the edge type, lowercased.
+	Type string
+	// Weight is the edge weight (1 when unset).
+	Weight float64
+}
+
+// Neighbors lists the nodes one edge away from node i: those it points to
+// (outbound) or those pointing to it (inbound), in edge order.
+func (g *Graph) Neighbors(i int, inbound bool) []Neighbor {
+	adj := g.out
+	if inbound {
+		adj = g.in
+	}
+	if i < 0 || i >= len(adj) {
+		return nil
+	}
+	out := make([]Neighbor, 0, len(adj[i]))
+	for _, a := range adj[i] {
+		out = append(out, Neighbor{Node: a.to, Type: a.typ, Weight: a.weight})
+	}
+	return out
+}

@@ -263,5 +263,6 @@ func Build(m Merged) (schema.Intake, error) {
 		Source:       m.Source,
 		Warnings:     Warnings(m.Fields),
 		GoalTerms:    ExtractTerms(m.Fields.Goal),
+		Disposition:  ParseDisposition(m.Fields.Goal),
 	}, nil
 }

@@ -33,6 +33,9 @@ type Lane struct {
 	Chunks []schema.Chunk
 	// Skips are every stage's skips.
 	Skips []schema.Skip
+	// Relations is the relational surface of a disposition goal; nil for
+	// other goals.
+	Relations *schema.Relations
 }
 
 // Collect decodes the records a lane holds and ignores the rest (they still
@@ -69,6 +72,9 @@ func (in *Lane) Collect(l record.Line) error {
 		err = appendDecoded(l, &in.Chunks)
 	case schema.KindSkip:
 		err = appendDecoded(l, &in.Skips)
+	case schema.KindRelations:
+		in.Relations = new(schema.Relations)
+		err = l.Decode(in.Relations)
 	}
 	if err != nil {
 		return fmt.Errorf("input line %d: %s record: %w", l.No, l.Kind, err)

@@ -119,6 +119,7 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 	verdict := halting(in, p)
 	p.HaltingReason = verdict.reason
 	p.CautionMap = cautionMap(in, p)
+	p.RelationalEvidence = in.Relations
 	p.UnresolvedQuestions = unresolved(in, p, verdict)
 	p.NextLegalProbes = nextProbes(in, p, verdict, o.Persisted)
 	return p, nil
@@ -537,6 +538,9 @@ func list(items []string) string {
 
 func unresolved(in *Input, p *schema.Packet, v verdict) []string {
 	var q []string
+	if r := in.Relations; r != nil {
+		q = append(q, "closure check owed ("+r.Decision+" "+r.Artifact+"): "+r.ClosureCheck)
+	}
 	if v.reason != HaltSatisfied {
 		for _, u := range v.unmet {
 			q = append(q, "enough_evidence_definition not confirmed: "+u)

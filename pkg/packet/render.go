@@ -122,6 +122,9 @@ func Markdown(p *schema.Packet, h *schema.Handoff) string {
 		w("\n")
 	}
 
+	if r := p.RelationalEvidence; r != nil {
+		relational(w, r)
+	}
 	w("## Unresolved questions\n\n")
 	for _, q := range p.UnresolvedQuestions {
 		w("- %s\n", oneLine(q, 800))
@@ -248,4 +251,27 @@ func Persist(root string, p *schema.Packet) (string, error) {
 		return "", err
 	}
 	return rel, nil
+}
+
+// relational renders a disposition's relational surface: each relation with
+// its origin, then the git provenance.
+func relational(w func(string, ...any), r *schema.Relations) {
+	w("## Relational evidence (%s %s)\n\n", r.Decision, code(r.Artifact))
+	if len(r.Resolved) == 0 {
+		w("- the artifact names no node of the code graph\n\n")
+		return
+	}
+	w("- **resolved to:** %s\n", strings.Join(r.Resolved, ", "))
+	for _, group := range []struct {
+		name string
+		list []schema.Relation
+	}{{"serves", r.Serves}, {"compare with", r.Comparisons}} {
+		for _, x := range group.list {
+			w("- **%s** %s %s — %s · origin %s\n", group.name, code(x.Node), code(x.Ref), oneLine(x.Relation, 200), code(x.Origin))
+		}
+	}
+	if pv := r.Provenance; pv != nil {
+		w("- **provenance** (origin %s): %d commit(s) from %s to %s (last %s), authors %s\n", code(pv.Origin), pv.ChangeCount, pv.FirstChange, pv.LastChange, code(pv.LastCommit), oneLine(strings.Join(pv.Authors, ", "), 300))
+	}
+	w("\n")
 }

@@ -17,6 +17,10 @@ type Intake struct {
 	// GoalTerms are the terms extracted from the goal text, all exploratory until
 	// the scout pairs them with shape.
 	GoalTerms []GoalTerm `json:"goal_terms"`
+	// Disposition is set when the goal asks for a decision about an
+	// artifact (keep, merge, sunset, …): the scout then gathers its
+	// relations (rtch.relations).
+	Disposition *Disposition `json:"disposition,omitempty"`
 }
 
 // IntakeFields are the hashed fields of the intake.

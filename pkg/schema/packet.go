@@ -30,6 +30,9 @@ type Packet struct {
 	SkippedSurfaces []Skip `json:"skipped_surfaces"`
 	// UnresolvedQuestions are honest open questions; never empty.
 	UnresolvedQuestions []string `json:"unresolved_questions"`
+	// RelationalEvidence is the artifact's relational surface when the goal
+	// is a disposition (rtch.relations); absent otherwise.
+	RelationalEvidence *Relations `json:"relational_evidence,omitempty"`
 	// CautionMap lists flagged chunks and caution hits.
 	CautionMap []Caution `json:"caution_map"`
 	// NextLegalProbes are probes a follow-up lane may run.

@@ -10,6 +10,8 @@ import (
 	"github.com/rtch/rtch/pkg/cli"
 	"github.com/rtch/rtch/pkg/codegraph"
 	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/disposition"
+	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/scout"
@@ -38,16 +40,18 @@ func graphOnly(ctx context.Context, env *cli.Env, opt *options) error {
 		return err
 	}
 	var skips []walk.Skip
-	if err := writeGraph(ctx, env, cfg, root, opt.graph, func(s walk.Skip) { skips = append(skips, s) }); err != nil {
+	res, err := buildGraph(ctx, env, cfg, root, func(s walk.Skip) { skips = append(skips, s) })
+	if err != nil {
+		return err
+	}
+	if err := writeGraph(res, opt.graph); err != nil {
 		return err
 	}
 	return emitSkips(env, skips, "graph")
 }
 
-// writeGraph builds the graph of root and writes it to file atomically: the
-// whole graph or, on any failure, the old file untouched. Missing parent
-// directories are created.
-func writeGraph(ctx context.Context, env *cli.Env, cfg *config.Config, root, file string, skip func(walk.Skip)) error {
+// buildGraph builds the code graph of root.
+func buildGraph(ctx context.Context, env *cli.Env, cfg *config.Config, root string, skip func(walk.Skip)) (*codegraph.Result, error) {
 	wo := scout.WalkOptions(cfg, root)
 	wo.Warn = func(format string, args ...any) { env.Warnf(format, args...) }
 	wo.Progress = func(done, total int) { env.Progressf("graph: reading %d/%d files", done, total) }
@@ -59,10 +63,17 @@ func writeGraph(ctx context.Context, env *cli.Env, cfg *config.Config, root, fil
 	env.ProgressDone()
 	if err != nil {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return nil, ctx.Err()
 		}
-		return cli.Failed(fmt.Errorf("graph of %s: %v", root, err))
+		return nil, cli.Failed(fmt.Errorf("graph of %s: %v", root, err))
 	}
+	return res, nil
+}
+
+// writeGraph writes a built graph to file atomically: the whole graph or, on
+// any failure, the old file untouched. Missing parent directories are
+// created.
+func writeGraph(res *codegraph.Result, file string) error {
 	// The graph's usual home, .guild/indexes/, may not exist yet.
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
@@ -90,4 +101,16 @@ func emitSkips(env *cli.Env, skips []walk.Skip, stage string) error {
 		}
 	}
 	return nil
+}
+
+// relations gathers the relational surface of the intake's disposition from
+// the built graph.
+func relations(ctx context.Context, res *codegraph.Result, root string, in *schema.Intake) (schema.Relations, error) {
+	g, _, err := graph.Build(res.Graph.File)
+	if err != nil {
+		return schema.Relations{}, cli.Failed(fmt.Errorf("graph of %s: %v", root, err))
+	}
+	r := disposition.Surface(ctx, g, root, *in.Disposition)
+	r.Envelope = record.Env(schema.KindRelations, schema.V1, in.IntakeHash, in.Disposition.Artifact)
+	return r, nil
 }

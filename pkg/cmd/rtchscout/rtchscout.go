@@ -17,6 +17,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/basket"
 	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/codegraph"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/scout"
@@ -41,7 +42,10 @@ pairing rule to generic terms, turns forbidden assumptions into exclusions
 and known neighbors into neighbor-only surfaces.
 
 Appends: rtch.skip (one per file the walk could not read), rtch.shape,
-rtch.candidate (one per term, most trusted origin first), rtch.basket.
+rtch.candidate (one per term, most trusted origin first), rtch.relations
+when the intake recognised a disposition goal (keep, merge, sunset,
+deprecate, delete …: the artifact's importers, callers, entry points,
+overlapping artifacts and git history, from the code graph), rtch.basket.
 
 --graph FILE also writes the code knowledge graph of the zone root
 (guild.knowledge_graph.v1: files, packages and modules, symbols; contains,
@@ -142,9 +146,15 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 	if err := emitSkips(env, skips, "scout"); err != nil {
 		return err
 	}
-	if opt.graph != "" {
+	var built *codegraph.Result
+	if opt.graph != "" || in.Disposition != nil {
 		// The scout's own walk already reported every skip of this one.
-		if err := writeGraph(ctx, env, cfg, zone.ZoneRoot, opt.graph, nil); err != nil {
+		if built, err = buildGraph(ctx, env, cfg, zone.ZoneRoot, nil); err != nil {
+			return err
+		}
+	}
+	if opt.graph != "" {
+		if err := writeGraph(built, opt.graph); err != nil {
 			return err
 		}
 	}
@@ -161,6 +171,15 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 		Handles: handlesOrNil(cfg.Scout.DurableHandles)})
 	for _, c := range b.Candidates {
 		if err := env.Out.Emit(c); err != nil {
+			return err
+		}
+	}
+	if in.Disposition != nil {
+		r, err := relations(ctx, built, zone.ZoneRoot, in)
+		if err != nil {
+			return err
+		}
+		if err := env.Out.Emit(r); err != nil {
 			return err
 		}
 	}
