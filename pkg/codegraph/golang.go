@@ -167,22 +167,8 @@ func (w *goWalker) assigned(id *ast.Ident, v ast.Expr) {
 }
 
 func recvType(e ast.Expr) string {
-	for {
-		switch t := e.(type) {
-		case *ast.StarExpr:
-			e = t.X
-		case *ast.ParenExpr:
-			e = t.X
-		case *ast.IndexExpr:
-			e = t.X
-		case *ast.IndexListExpr:
-			e = t.X
-		case *ast.Ident:
-			return t.Name
-		default:
-			return ""
-		}
-	}
+	_, n := typeName(e)
+	return n
 }
 
 func (w *goWalker) genDecl(d *ast.GenDecl, sig func(token.Pos) string) {
@@ -267,11 +253,14 @@ func (w *goWalker) typeBody(t ast.Expr) {
 	}
 }
 
-// typeName is the (qualifier, name) of an embedded type expression.
+// typeName is the (qualifier, name) of a type expression: T, *T, (T),
+// q.T, G[X].
 func typeName(e ast.Expr) (string, string) {
 	for {
 		switch t := e.(type) {
 		case *ast.StarExpr:
+			e = t.X
+		case *ast.ParenExpr:
 			e = t.X
 		case *ast.IndexExpr:
 			e = t.X
