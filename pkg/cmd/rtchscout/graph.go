@@ -18,8 +18,9 @@ import (
 	"github.com/rtch/rtch/pkg/walk"
 )
 
-// graphOnly builds the graph of --root without reading a record stream:
-// rtch.skip records for what the walk could not read go to the output.
+// graphOnly builds the graph of --root without needing a record stream: a
+// stream on stdin, if any, passes through unchanged, then rtch.skip records
+// for what the walk could not read follow.
 func graphOnly(ctx context.Context, env *cli.Env, opt *options) error {
 	if len(env.Args) > 0 {
 		return cli.UsageHint("rtch-scout --graph FILE --root DIR takes no arguments", "unexpected argument %q", env.Args[0])
@@ -37,6 +38,9 @@ func graphOnly(ctx context.Context, env *cli.Env, opt *options) error {
 	}
 	cfg, _, err := env.LoadConfig(root)
 	if err != nil {
+		return err
+	}
+	if err := env.Each(nil); err != nil {
 		return err
 	}
 	var skips []walk.Skip

@@ -50,8 +50,9 @@ overlapping artifacts and git history, from the code graph), rtch.basket.
 --graph FILE also writes the code knowledge graph of the zone root
 (guild.knowledge_graph.v1: files, packages and modules, symbols; contains,
 defines, imports, calls, references, embeds, inherits edges) to FILE,
-atomically. With --root DIR it builds only the graph of DIR and reads no
-stream; the rtch.skip records of that walk are its output. Guild's tools read
+atomically. With --root DIR it builds only the graph of DIR and needs no
+stream (one on stdin passes through unchanged); the rtch.skip records of
+that walk follow it. Guild's tools read
 the graph at .guild/indexes/knowledge-graph.json.`,
 		Example: `rtch-intake --goal "fix trailing <nil> on help output" --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough "the faulty line is found" | rtch-zone | rtch-scout | rtch-probe
 rtch-intake … | rtch-zone | rtch-scout --jq 'select(.kind == "rtch.candidate") | .origin != "exploratory"'
@@ -60,7 +61,7 @@ rtch-scout --root . --graph .guild/indexes/knowledge-graph.json`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&o.noTiming, "no-timing", false, "record every scan's wall_ms as 0, so two runs over the same tree are byte-identical")
 			fs.StringVar(&o.graph, "graph", "", "also write the code knowledge graph of the tree to `FILE` (guild.knowledge_graph.v1)")
-			fs.StringVar(&o.root, "root", "", "with --graph: build only the graph of `DIR`, reading no record stream")
+			fs.StringVar(&o.root, "root", "", "with --graph: build only the graph of `DIR`; no record stream is needed")
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
