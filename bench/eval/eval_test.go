@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rtch/rtch/pkg/evalscore"
+	"github.com/rtch/rtch/pkg/tokens"
 )
 
 // gitRepo makes a small repository with two commits and returns its git dir
@@ -201,7 +203,7 @@ grep -q "zsh completion" "$goal" || { echo "goal text missing" >&2; exit 1; }
 echo '{"kind":"rtch.intake","v":1,"id":"i"}'
 `
 		case tool == "rtch-packet":
-			body = "cat >/dev/null\necho '{\"kind\":\"rtch.skip\",\"v\":1}'\ncat <<'EOF'\n" + packet + "\nEOF\n"
+			body = "cat >/dev/null\nif [ \"$2\" = md ]; then cat <<'EOF'\n" + fakeBrief() + "EOF\nexit 0\nfi\necho '{\"kind\":\"rtch.skip\",\"v\":1}'\ncat <<'EOF'\n" + packet + "\nEOF\n"
 		}
 		if tool == fail {
 			body = "echo \"" + tool + ": error: boom at line 3\" >&2\nexit 1\n"
@@ -214,6 +216,20 @@ echo '{"kind":"rtch.intake","v":1,"id":"i"}'
 }
 
 const fakePacket = `{"kind":"rtch.packet","v":1,"id":"p","selected_surfaces":[{"path":"cmd/flags.go","rank":2,"score":1.5,"why_selected":["code_symbol parseFlags"],"chunk_ids":["c2"]},{"path":"cmd/complete.go","rank":1,"score":3,"why_selected":["file_path complete"],"chunk_ids":["c1"]}],"hydrated_chunks":[{"path":"cmd/complete.go","start_line":1,"end_line":3,"est_tokens":12}],"budget":{"est_tokens":12,"cap":8000},"halting_reason":"budget_exhausted"}`
+
+// fakeBrief is an md brief stating its own size, with one chunk of
+// cmd/complete.go lines 3-4.
+func fakeBrief() string {
+	n := 0
+	for {
+		md := fmt.Sprintf("# Evidence brief `p`\n\n- **size:** %d of 8000 tokens, this whole brief by ceil(chars/4)\n\n## Chunks (1)\n\n### `cmd/complete.go:L3-L4` · rank 1 · hit\n\n```go\nx\ny\n```\n", n)
+		if m := tokens.Estimate(md); m != n {
+			n = m
+			continue
+		}
+		return md
+	}
+}
 
 func TestPipelineWithFakeTools(t *testing.T) {
 	tree := t.TempDir()
@@ -233,6 +249,11 @@ func TestPipelineWithFakeTools(t *testing.T) {
 	pk := evalscore.ScorePacket(res.Spans, task.Gold, task.GoldLines)
 	if sr.Rank.FirstGold != 1 || pk.LineRecall != 0.5 || sr.GoldRanks["cmd/complete.go"] != 1 {
 		t.Errorf("scored rank %+v packet %+v", sr.Rank, pk)
+	}
+	// The md brief as written: its size, and the gold lines in its chunks.
+	bs := evalscore.ScorePacket(res.BriefSpans, task.Gold, task.GoldLines)
+	if res.BriefTokens != tokens.Estimate(fakeBrief()) || res.BriefStated != res.BriefTokens || bs.LineRecall != 1 {
+		t.Errorf("brief %d tokens (stated %d), recall %v", res.BriefTokens, res.BriefStated, bs.LineRecall)
 	}
 }
 

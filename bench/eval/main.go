@@ -421,6 +421,8 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Material
 			sr.GoldChunks[path] = append(sr.GoldChunks[path], [2]int{sp.Start, sp.End})
 		}
 	}
+	bs := evalscore.ScorePacket(p.BriefSpans, t.Gold, t.GoldLines)
+	sr.Brief, sr.BriefTokens = &bs, p.BriefTokens
 	sr.Tokens, sr.Cap, sr.Halting, sr.Seconds = p.Tokens, p.Cap, p.Halting, p.Seconds
 	sr.Surfaces = p.Surfaces[:min(len(p.Surfaces), 10)]
 	r.Pipeline = sr

@@ -11,17 +11,27 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/evalscore"
+	"github.com/rtch/rtch/pkg/tokens"
 )
 
 // pipelineTools are the binaries of one localization run, in pipeline order.
+// The packet stage runs twice on the hydrated stream: once as JSON (the
+// ranking and the packet's chunk records) and once as the md brief an agent
+// reads (its real size and the gold lines inside it).
 var pipelineTools = []string{"rtch-intake", "rtch-zone", "rtch-scout", "rtch-probe", "rtch-hydrate", "rtch-packet"}
+
+// packetFormats are the two runs of the packet stage.
+var packetFormats = []string{"json", "md"}
 
 // pipelineOptions configure how the binaries are run.
 type pipelineOptions struct {
@@ -73,6 +83,12 @@ type pipelineResult struct {
 	Cap      int
 	Halting  string
 	Seconds  float64
+	// BriefSpans are the chunk ranges of the md brief as written;
+	// BriefTokens its whole size by ceil(chars/4); BriefStated the size its
+	// header states.
+	BriefSpans  []evalscore.Span
+	BriefTokens int
+	BriefStated int
 }
 
 // stageError is a failed pipeline: which stage, its exit status and the tail of
@@ -136,12 +152,13 @@ func runPipeline(ctx context.Context, tree, intent string, o pipelineOptions) (p
 			"--output-kind", "hydration_packet", "--enough", o.Enough},
 		{"--dir", tree},
 		nil, nil, nil,
-		{"--format", "json"},
 	}
 	env := append(os.Environ(), "RTCH_ZONE_ROOT="+tree)
-	cmds := make([]*exec.Cmd, len(pipelineTools))
+	stages := pipelineTools[:len(pipelineTools)-1]
+	cmds := make([]*exec.Cmd, len(stages))
 	tails := make([]*tailBuffer, len(pipelineTools))
-	for i, tool := range pipelineTools {
+	tails[len(stages)] = &tailBuffer{max: 2048}
+	for i, tool := range stages {
 		c := exec.CommandContext(ctx, filepath.Join(o.Bin, tool), args[i]...)
 		c.Dir = tree
 		c.Env = env
@@ -181,7 +198,6 @@ func runPipeline(ctx context.Context, tree, intent string, o pipelineOptions) (p
 	for i := 0; i < started; i++ {
 		waitErrs[i] = cmds[i].Wait()
 	}
-	elapsed := time.Since(start).Seconds()
 	if startErr != nil {
 		return pipelineResult{}, fmt.Errorf("start %s: %w", pipelineTools[started], startErr)
 	}
@@ -215,14 +231,42 @@ func runPipeline(ctx context.Context, tree, intent string, o pipelineOptions) (p
 	if cause >= 0 {
 		return pipelineResult{}, &stageError{Stage: pipelineTools[cause], Status: waitErrs[cause].Error(), Tail: tail()}
 	}
-	p, err := decodePacket(out.Bytes())
+	outs := map[string][]byte{}
+	for _, format := range packetFormats {
+		c := exec.CommandContext(ctx, filepath.Join(o.Bin, "rtch-packet"), "--format", format)
+		c.Dir, c.Env, c.WaitDelay = tree, env, 5*time.Second
+		c.Stdin = bytes.NewReader(out.Bytes())
+		c.Stderr = tails[len(stages)]
+		var b bytes.Buffer
+		c.Stdout = &b
+		if err := c.Run(); err != nil {
+			return pipelineResult{}, &stageError{Stage: "rtch-packet --format " + format, Status: err.Error(), Tail: tail()}
+		}
+		outs[format] = b.Bytes()
+	}
+	elapsed := time.Since(start).Seconds()
+	p, err := decodePacket(outs["json"])
 	if err != nil {
 		return pipelineResult{}, &stageError{Stage: "rtch-packet", Status: err.Error(), Tail: tail()}
 	}
 	res := packetResult(p)
 	res.Seconds = elapsed
+	md := string(outs["md"])
+	for _, sp := range brief.Spans(md) {
+		res.BriefSpans = append(res.BriefSpans, evalscore.Span{Path: sp.Path, Start: sp.Start, End: sp.End})
+	}
+	res.BriefTokens = tokens.Estimate(md)
+	if m := statedSize.FindStringSubmatch(md); m != nil {
+		res.BriefStated, _ = strconv.Atoi(m[1])
+	}
+	if res.BriefStated != res.BriefTokens || res.BriefTokens > res.Cap {
+		return pipelineResult{}, &stageError{Stage: "rtch-packet --format md", Status: fmt.Sprintf("the brief is %d tokens, its header states %d, the budget is %d", res.BriefTokens, res.BriefStated, res.Cap), Tail: tail()}
+	}
 	return res, nil
 }
+
+// statedSize is the brief header's statement of its own size.
+var statedSize = regexp.MustCompile(`(?m)^- \*\*size:\*\* (\d+) of \d+ tokens`)
 
 // brokenPipe reports whether a stage was killed by SIGPIPE, or exited with a
 // shell's 128+SIGPIPE status.

@@ -38,6 +38,10 @@ type systemResult struct {
 	// line-level misses beside the task's gold lines.
 	Packet     *evalscore.PacketScore `json:"packet,omitempty"`
 	GoldChunks map[string][][2]int    `json:"gold_chunks,omitempty"`
+	// Brief is the gold-file and gold-line recall inside the md brief as
+	// written; BriefTokens the brief's whole size, ceil(chars/4).
+	Brief       *evalscore.PacketScore `json:"brief,omitempty"`
+	BriefTokens int                    `json:"brief_tokens,omitempty"`
 	// Tokens and Cap are the packet's budget.est_tokens and budget.cap.
 	Tokens int `json:"tokens,omitempty"`
 	Cap    int `json:"cap,omitempty"`
@@ -55,6 +59,9 @@ func (s *systemResult) outcome() evalscore.Outcome {
 	o := evalscore.Outcome{Rank: s.Rank, HasPacket: s.HasPacket, Tokens: s.Tokens, Seconds: s.Seconds, Failed: s.Failed}
 	if s.Packet != nil {
 		o.Packet = *s.Packet
+	}
+	if s.Brief != nil {
+		o.Brief, o.BriefTokens, o.HasBrief = *s.Brief, s.BriefTokens, true
 	}
 	return o
 }
@@ -255,21 +262,24 @@ func printMarkdown(w io.Writer, rep report) {
 			fmt.Fprintf(w, "No task of %s matches the filters.\n\n", s.File)
 			continue
 		}
-		fmt.Fprintln(w, "| repo | n | system | acc@1 | acc@3 | acc@5 | acc@10 | hit@1 | hit@3 | hit@5 | hit@10 | MRR | packet has gold | file recall | line recall | tokens | s/task (median) | failed |")
-		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+		fmt.Fprintln(w, "| repo | n | system | acc@1 | acc@3 | acc@5 | acc@10 | hit@1 | hit@3 | hit@5 | hit@10 | MRR | packet has gold | file recall | line recall | tokens | brief tokens (max) | brief line recall | s/task (median) | failed |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 		for _, g := range s.Groups {
 			name := g.Group
 			if name == "overall" {
 				name = "**overall**"
 			}
 			row := func(system string, m evalscore.Summary) {
-				tokens := "–"
+				tokens, briefTokens := "–", "–"
 				if m.FileRecall != nil {
 					tokens = fmt.Sprintf("%.0f", m.MeanTokens)
 				}
-				fmt.Fprintf(w, "| %s | %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s | %s | %s | %.3f (%.3f) | %d |\n",
+				if m.BriefLineRecall != nil {
+					briefTokens = fmt.Sprintf("%.0f (%d)", m.MeanBriefTokens, m.MaxBriefTokens)
+				}
+				fmt.Fprintf(w, "| %s | %d | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s | %s | %s | %s | %s | %.3f (%.3f) | %d |\n",
 					name, m.Tasks, system, m.Acc[0], m.Acc[1], m.Acc[2], m.Acc[3], m.Hit[0], m.Hit[1], m.Hit[2], m.Hit[3],
-					100*m.MRR, pct(m.PacketHasGold), pct(m.FileRecall), pct(m.LineRecall), tokens, m.MeanSeconds, m.MedianSeconds, m.Failed)
+					100*m.MRR, pct(m.PacketHasGold), pct(m.FileRecall), pct(m.LineRecall), tokens, briefTokens, pct(m.BriefLineRecall), m.MeanSeconds, m.MedianSeconds, m.Failed)
 			}
 			row("bm25", g.BM25)
 			row("bm25-all", g.BM25All)
@@ -287,7 +297,9 @@ func printMarkdown(w io.Writer, rep report) {
 	fmt.Fprintln(w, "every file the pipeline sees; rtch: the packet's selected_surfaces.")
 	fmt.Fprintln(w, "acc@k: all non-test gold files in the top k; hit@k: any; MRR ×100 of the first gold file;")
 	fmt.Fprintln(w, "packet columns: % of tasks whose hydrated chunks hold a gold file, mean gold-file and gold-line recall")
-	fmt.Fprintln(w, "inside the chunks, mean est_tokens; s/task: mean and median wall seconds. Failed tasks count as misses.")
+	fmt.Fprintln(w, "inside the JSON packet's chunks, mean budget.est_tokens (the chunk records); brief columns: the md brief as")
+	fmt.Fprintln(w, "written, its mean (max) whole size by ceil(chars/4) and the mean gold-line recall inside its chunks;")
+	fmt.Fprintln(w, "s/task: mean and median wall seconds. Failed tasks count as misses.")
 }
 
 // printFailures lists every failed task with its error and stderr tail.

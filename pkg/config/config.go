@@ -36,6 +36,9 @@ type Config struct {
 	Zone Zone `toml:"zone"`
 	// Gate configures the effective-record gate.
 	Gate Gate `toml:"gate"`
+	// Tokenizer is how rtch-hydrate and rtch-packet count tokens: "chars4"
+	// (ceil(chars/4), the default), "o200k" or "cl100k"; --tokenizer wins.
+	Tokenizer string `toml:"tokenizer"`
 }
 
 // Intake holds defaults for rtch-intake; flags win over them.

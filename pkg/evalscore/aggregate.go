@@ -16,6 +16,11 @@ type Outcome struct {
 	HasPacket bool
 	// Tokens is the packet's est_tokens (0 for the baseline).
 	Tokens int
+	// Brief is the score of the md brief as written; ignored unless
+	// HasBrief. BriefTokens is its whole size, ceil(chars/4).
+	Brief       PacketScore
+	BriefTokens int
+	HasBrief    bool
 	// Seconds is the wall time the system spent on the task.
 	Seconds float64
 	// Failed is true when the system produced no ranking for the task.
@@ -44,6 +49,12 @@ type Summary struct {
 	PacketHasGold *float64 `json:"packet_has_gold,omitempty"`
 	// MeanTokens is the mean est_tokens of the packets of successful tasks.
 	MeanTokens float64 `json:"mean_tokens"`
+	// BriefLineRecall is the mean gold-line recall inside the md brief as
+	// written, in percent; MeanBriefTokens and MaxBriefTokens its whole
+	// size (ceil(chars/4)). Null or zero for a system without a brief.
+	BriefLineRecall *float64 `json:"brief_line_recall,omitempty"`
+	MeanBriefTokens float64  `json:"mean_brief_tokens,omitempty"`
+	MaxBriefTokens  int      `json:"max_brief_tokens,omitempty"`
 	// MeanSeconds, MedianSeconds and MaxSeconds are wall time per task over
 	// the tasks that did not fail.
 	MeanSeconds   float64 `json:"mean_seconds"`
@@ -57,8 +68,8 @@ func Summarize(outs []Outcome) Summary {
 	if len(outs) == 0 {
 		return s
 	}
-	var fileR, lineR, hasGold, tokens float64
-	var hydrating int
+	var fileR, lineR, hasGold, tokens, briefR, briefT float64
+	var hydrating, briefs int
 	var secs []float64
 	for _, o := range outs {
 		if o.Failed {
@@ -87,6 +98,12 @@ func Summarize(outs []Outcome) Summary {
 				hasGold++
 			}
 		}
+		if o.HasBrief {
+			briefs++
+			briefR += o.Brief.LineRecall
+			briefT += float64(o.BriefTokens)
+			s.MaxBriefTokens = max(s.MaxBriefTokens, o.BriefTokens)
+		}
 	}
 	n := float64(len(outs))
 	for i := range Ks {
@@ -98,6 +115,13 @@ func Summarize(outs []Outcome) Summary {
 		h := float64(hydrating)
 		fr, lr, hg := round1(100*fileR/h), round1(100*lineR/h), round1(100*hasGold/h)
 		s.FileRecall, s.LineRecall, s.PacketHasGold = &fr, &lr, &hg
+	}
+	if briefs > 0 {
+		// A failed task has no brief: like the packet recall, the brief's
+		// recall is over every task that hydrates, a failure counting 0.
+		br := round1(100 * briefR / float64(hydrating))
+		s.BriefLineRecall = &br
+		s.MeanBriefTokens = round1(briefT / float64(briefs))
 	}
 	if len(secs) > 0 {
 		s.MeanTokens = round1(tokens / float64(len(secs)))

@@ -71,12 +71,8 @@ func TestDeepenAddsContextWithinBudget(t *testing.T) {
 	if res.Spent > o.Budget {
 		t.Fatalf("spent %d of %d", res.Spent, o.Budget)
 	}
-	total := 0
-	for _, c := range res.Chunks {
-		total += c.EstTokens
-	}
-	if total != res.Spent {
-		t.Fatalf("chunks hold %d tokens, spent %d", total, res.Spent)
+	if total := briefCost(res.Chunks); total != res.Spent {
+		t.Fatalf("chunks cost %d tokens in the brief, spent %d", total, res.Spent)
 	}
 	// A full window no longer fits; a narrow one (2×5+1 lines) does.
 	if got := held(res, "a.go"); len(got) != 2 || got[1] != [2]int{521, 531} {

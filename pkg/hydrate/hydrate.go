@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
@@ -77,6 +78,12 @@ type Options struct {
 	// Deepen spends the budget the planned windows leave on windows of
 	// context next to the ranges read (see deepen); NewOptions sets it.
 	Deepen bool
+	// Count counts tokens; the zero value is ceil(chars/4).
+	Count tokens.Counter
+	// Frame is what the brief around the chunks is held back from the
+	// budget (header, lists, questions); -1 holds back nothing and prices
+	// chunk text alone. 0 means FrameReserve.
+	Frame int
 }
 
 // NewOptions fills Options from the configuration and the intake: the budget
@@ -122,7 +129,9 @@ type Result struct {
 	Chunks []schema.Chunk
 	// Skips are every ranked (or hit) surface, range or row not hydrated.
 	Skips []schema.Skip
-	// Spent is the sum of the chunks' est_tokens; Cap the budget.
+	// Spent is what the chunks cost as the brief writes them (brief.Chunk:
+	// heading, fence and text); Cap the whole budget, of which hydration
+	// spent at most Cap less Options.Frame.
 	Spent, Cap int
 }
 
@@ -180,6 +189,7 @@ type hydrator struct {
 	perProbe  map[string]int
 	heldView  map[string]bool
 	spent     int
+	budget    int            // the whole budget, frame included
 	df        map[string]int // files each term hits (idf)
 	nfiles    int            // files with any hit (idf)
 }
@@ -204,7 +214,15 @@ func Hydrate(in *Input, o Options) (*Result, error) {
 	if o.MaxChunksPerProbe <= 0 {
 		o.MaxChunksPerProbe = config.DefaultMaxChunks
 	}
-	h := &hydrator{in: in, o: o, perProbe: map[string]int{}, heldView: map[string]bool{}}
+	budget := o.Budget
+	switch {
+	case o.Frame < 0:
+		o.Frame = 0
+	case o.Frame == 0:
+		o.Frame = FrameReserve(in, o.Budget, o.Count)
+	}
+	o.Budget = max(0, o.Budget-o.Frame)
+	h := &hydrator{in: in, o: o, perProbe: map[string]int{}, heldView: map[string]bool{}, budget: budget}
 	h.index()
 	surfaces := h.surfaces()
 	for _, sf := range surfaces {
@@ -212,7 +230,7 @@ func Hydrate(in *Input, o Options) (*Result, error) {
 	}
 	h.fill(surfaces)
 
-	res := &Result{Cap: o.Budget, Spent: h.spent}
+	res := &Result{Cap: budget, Spent: h.spent}
 	for _, sf := range surfaces {
 		sort.SliceStable(sf.chunks, func(i, j int) bool { return sf.chunks[i].StartLine < sf.chunks[j].StartLine })
 		res.Chunks = append(res.Chunks, sf.chunks...)
@@ -741,7 +759,17 @@ func classStrength(c string) int {
 // most planned windows are never read.
 func (h *hydrator) estimate(sf *surface, st *step) {
 	text, _ := sf.file.Render(st.seg.s, st.seg.e, h.o.MaxLineRunes)
-	st.cost = tokens.Estimate(text)
+	st.cost = h.o.Count.Of(text) + h.heading(sf, st.seg.s, st.seg.e)
+}
+
+// heading prices a chunk's block in the brief without its text: what
+// brief.Chunk writes around the text of a chunk of lines s..e of the surface.
+func (h *hydrator) heading(sf *surface, s, e int) int {
+	c := schema.Chunk{Path: sf.rs.Path, LineRange: LineRange(s, e), StartLine: s, EndLine: e, Rank: sf.rs.Rank,
+		ConfidenceClass: "hydrated_evidence", TermOrShape: strings.Join(sf.rs.Terms[:min(1, len(sf.rs.Terms))], ""),
+		SHA256: sf.file.SHA256, Limitation: fmt.Sprintf("lines %d-%d of %d;", s, e, sf.file.Lines()),
+		NextReEntryCommand: ReEntryCommand(sf.rs.Path, s, e)}
+	return h.o.Count.Of(brief.Chunk(c))
 }
 
 // build turns a step's range into chunks (raw ranges around corrected rows, plus
@@ -769,7 +797,7 @@ func (h *hydrator) build(sf *surface, st *step) {
 	}
 	st.cost = 0
 	for _, c := range st.chunks {
-		st.cost += c.EstTokens
+		st.cost += h.o.Count.Of(brief.Chunk(c))
 	}
 	st.built = true
 }
@@ -783,6 +811,7 @@ func (h *hydrator) rawChunk(sf *surface, st *step, s, e int) schema.Chunk {
 	}
 	lr := LineRange(s, e)
 	c := MakeChunk(f, s, e, h.o.MaxLineRunes, h.o.Protect)
+	c.EstTokens = h.o.Count.Of(c.Text)
 	c.Envelope = record.Env(schema.KindChunk, schema.V1, f.Path, lr, f.SHA256)
 	c.ChunkID = c.ID
 	c.TargetLine = target
@@ -878,7 +907,7 @@ func (h *hydrator) effectiveChunk(sf *surface, n int, er schema.EffectiveRecord)
 		SedCommand:         SedCommand(f.Path, n, n),
 		BaseReEntryCommand: ReEntryCommand(f.Path, n, n),
 		Text:               text,
-		EstTokens:          tokens.Estimate(text),
+		EstTokens:          h.o.Count.Of(text),
 		Flags:              flags,
 		Rank:               sf.rs.Rank,
 	}
@@ -1321,7 +1350,7 @@ func (h *hydrator) unread(sf *surface) {
 		if len(sf.chunks) > 0 {
 			what = "partly read; not read"
 		}
-		h.skip(sf.rs.Path, "budget", size, lines, fmt.Sprintf("rank %d: %s: %s; %d of %d tokens spent", sf.rs.Rank, what, strings.Join(ranges, ", "), h.spent, h.o.Budget))
+		h.skip(sf.rs.Path, "budget", size, lines, fmt.Sprintf("rank %d: %s: %s; %d of %d tokens spent on chunks (%d of the %d-token budget held for the brief around them)", sf.rs.Rank, what, strings.Join(ranges, ", "), h.spent, h.o.Budget, h.budget-h.o.Budget, h.budget))
 	}
 	if len(sf.capped) > 0 {
 		h.skip(sf.rs.Path, "cost", size, lines, fmt.Sprintf("rank %d: not read: %s", sf.rs.Rank, strings.Join(sf.capped, ", ")))
@@ -1397,3 +1426,35 @@ func ShellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// FrameReserve is the part of the budget held back for the brief around the
+// chunks: its header (the goal and the enough-evidence definition among it),
+// the list of ranked surfaces not read, the caution map, questions, next
+// probes and skip counts. rtch-packet measures the written brief and leaves
+// out the last chunks if the frame took more; a reserve too large leaves
+// budget unspent, so it follows what the frame is made of rather than a share
+// of the budget, and never takes more than a quarter of it.
+func FrameReserve(in *Input, budget int, count tokens.Counter) int {
+	n := frameBase
+	if in != nil && in.Intake != nil {
+		n += count.Of(in.Intake.Goal) + count.Of(in.Intake.EnoughEvidenceDefinition)
+	}
+	if in != nil && in.Rank != nil {
+		listed := 0
+		for _, rs := range in.Rank.Surfaces {
+			if listed++; listed > frameSurfaces {
+				break
+			}
+			n += count.Of(rs.Path) + 3
+		}
+	}
+	return min(n, budget/4)
+}
+
+// frameBase is the frame without the goal and the surface list, as measured
+// on briefs of this repository and GOROOT/src (docs/decisions/brief.md);
+// frameSurfaces is how many surfaces the reserve prices a list entry for.
+const (
+	frameBase     = 650
+	frameSurfaces = 25
+)

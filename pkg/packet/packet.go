@@ -15,6 +15,7 @@ import (
 	"github.com/rtch/rtch/pkg/lane"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens"
 )
 
 // Halting reasons (SPEC §9).
@@ -52,6 +53,12 @@ type Options struct {
 	// Persisted is the packet file's path relative to the zone root when the
 	// packet is being persisted ("" otherwise); next_legal_probes mention it.
 	Persisted string
+	// Budget, when > 0, is the token budget (--budget-tokens); else the
+	// intake's budget_tokens, else the configured budget of the fanout level.
+	Budget int
+	// Count measures what is written (Assemble); the zero value is
+	// ceil(chars/4).
+	Count tokens.Counter
 }
 
 // Build assembles the packet.
@@ -66,7 +73,7 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 	}
 	hydrated := len(in.Chunks) > 0
 	for _, s := range in.Skips {
-		if s.Stage == hydrate.Stage {
+		if s.Stage == hydrate.Stage || s.Stage == Stage {
 			hydrated = true
 		}
 	}
@@ -84,6 +91,9 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 	budget := cfg.BudgetFor(fanout)
 	if in.Intake.BudgetTokens > 0 {
 		budget = in.Intake.BudgetTokens
+	}
+	if o.Budget > 0 {
+		budget = o.Budget
 	}
 	id := "rtch_packet_" + in.Intake.IntakeHash
 	p := &schema.Packet{
@@ -471,7 +481,7 @@ func halting(in *Input, p *schema.Packet) verdict {
 
 func budgetSkipped(in *Input) bool {
 	for _, s := range in.Skips {
-		if s.Stage == hydrate.Stage && s.Reason == "budget" {
+		if (s.Stage == hydrate.Stage || s.Stage == Stage) && s.Reason == "budget" {
 			return true
 		}
 	}
@@ -587,8 +597,10 @@ func unresolved(in *Input, p *schema.Packet, v verdict) []string {
 		}
 	}
 	var unread []string
+	seenUnread := map[string]bool{}
 	for _, s := range in.Skips {
-		if s.Stage == hydrate.Stage && s.Reason == "budget" {
+		if (s.Stage == hydrate.Stage || s.Stage == Stage) && s.Reason == "budget" && !seenUnread[s.Path] {
+			seenUnread[s.Path] = true
 			unread = append(unread, s.Path)
 		}
 	}
@@ -668,7 +680,7 @@ func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string) []stri
 	}
 	unread := map[string]bool{}
 	for _, s := range in.Skips {
-		if s.Stage == hydrate.Stage && (s.Reason == "budget" || s.Reason == "cost") {
+		if (s.Stage == hydrate.Stage && s.Reason == "cost") || ((s.Stage == hydrate.Stage || s.Stage == Stage) && s.Reason == "budget") {
 			unread[s.Path] = true
 		}
 	}

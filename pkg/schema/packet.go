@@ -132,10 +132,19 @@ type EffectiveRecordProjection struct {
 
 // PacketBudget is the token accounting of the packet.
 type PacketBudget struct {
-	// EstTokens is the sum of the chunks' est_tokens.
+	// EstTokens is the measured size of what the packet's format writes
+	// (Measure), never more than Cap; a packet built but not yet fitted
+	// holds the sum of its chunks' est_tokens.
 	EstTokens int `json:"est_tokens"`
 	// Cap is the token budget of the lane.
 	Cap int `json:"cap"`
+	// Measure names what EstTokens counts: "md_brief" (the whole brief,
+	// header to last line) or "chunk_records" (the hydrated_chunks records
+	// as the format writes them: text plus each chunk's own fields).
+	Measure string `json:"measure,omitempty"`
+	// Tokenizer is the counting rule: "chars4" (ceil(chars/4)), "o200k" or
+	// "cl100k".
+	Tokenizer string `json:"tokenizer,omitempty"`
 }
 
 // Handoff is rtch.handoff: the target set a packaging (consolidate) step takes

@@ -18,10 +18,13 @@ import (
 	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens/exact"
 	"github.com/rtch/rtch/pkg/zone"
 )
 
 type options struct {
+	budget    int
+	tokenizer string
 	reenter   cli.Strings
 	rehydrate string
 	window    int
@@ -63,6 +66,8 @@ rtch-hydrate --rehydrate audit-logs/rtch/packets/rtch_packet_0123456789ab.yaml -
 		Flags: func(fs *flag.FlagSet) {
 			fs.Var(&o.reenter, "reenter", "read `PATH:L<s>-L<e>` (or PATH:<line>, a window) again as an rtch.chunk (repeatable)")
 			fs.StringVar(&o.rehydrate, "rehydrate", "", "re-read every chunk of the persisted packet `FILE` (YAML or JSON)")
+			fs.IntVar(&o.budget, "budget-tokens", 0, "token budget `N` of the brief the chunks go into (default: the intake's budget_tokens, else the fanout level's)")
+			fs.StringVar(&o.tokenizer, "tokenizer", "", "count tokens with `NAME`: chars4 (ceil(chars/4), the default), o200k or cl100k")
 			fs.IntVar(&o.window, "window", 0, "half-width `N` of a window in lines (default: [hydrate] window, else 20)")
 		},
 		Inputs: func() []string {
@@ -145,6 +150,15 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	opts := hydrate.NewOptions(cfg, in, in.Zone.ZoneRoot)
 	if o.window > 0 {
 		opts.Window = o.window
+	}
+	if o.budget > 0 {
+		opts.Budget = o.budget
+	}
+	if o.tokenizer == "" {
+		o.tokenizer = cfg.Tokenizer
+	}
+	if opts.Count, err = exact.Get(o.tokenizer); err != nil {
+		return cli.Usage("--tokenizer: %v", err)
 	}
 	opts.Protect = Protect
 	res, err := hydrate.Hydrate(in, opts)

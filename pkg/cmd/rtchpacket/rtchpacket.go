@@ -20,14 +20,16 @@ import (
 	"github.com/rtch/rtch/pkg/cli"
 	"github.com/rtch/rtch/pkg/packet"
 	"github.com/rtch/rtch/pkg/record"
-	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens/exact"
 )
 
 type options struct {
-	format  string
-	persist bool
-	handoff bool
-	now     string
+	format    string
+	persist   bool
+	handoff   bool
+	now       string
+	budget    int
+	tokenizer string
 }
 
 // Formats are the values of --format.
@@ -58,6 +60,14 @@ formats:
   md      a brief for an agent: verdict, ranked surfaces, each chunk fenced
           with its path, range and re-entry command, cautions, questions
 
+The budget counts what is written: in md the whole brief, header to last
+line (its header states the measured size); in ndjson, json and yaml the
+hydrated_chunks records (chunk text plus each chunk's own fields). While the
+packet does not fit, the brief's lists are shortened, then the lowest-ranked
+chunks are left out (each a packet skip with reason budget). --tokenizer
+counts with an exact vocabulary instead of ceil(chars/4); the config key
+tokenizer sets it too.
+
 --persist also writes the packet as YAML to
 audit-logs/rtch/packets/<packet_id>.yaml under the zone root, atomically.
 generated_at is --now (RFC 3339 or Unix seconds), else $SOURCE_DATE_EPOCH,
@@ -70,6 +80,8 @@ else the current time.`,
 			fs.BoolVar(&o.persist, "persist", false, "also write the packet to audit-logs/rtch/packets/<packet_id>.yaml under the zone root")
 			fs.BoolVar(&o.handoff, "handoff-to-consolidate", false, "also emit the target set (rtch.handoff) for a consolidate step")
 			fs.StringVar(&o.now, "now", "", "pin generated_at to `TIME` (RFC 3339 or Unix seconds)")
+			fs.IntVar(&o.budget, "budget-tokens", 0, "token budget `N` of what is written (default: the intake's budget_tokens, else the fanout level's)")
+			fs.StringVar(&o.tokenizer, "tokenizer", "", "count tokens with `NAME`: chars4 (ceil(chars/4), the default), o200k or cl100k")
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
@@ -117,19 +129,25 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if o.persist && in.Intake != nil {
 		_, persisted = packet.PersistPath(root, "rtch_packet_"+in.Intake.IntakeHash)
 	}
-	p, err := packet.Build(in, packet.Options{Now: now, Config: cfg, Persisted: persisted})
-	if err != nil {
-		return cli.Usage("%v", err)
+	if o.tokenizer == "" {
+		o.tokenizer = cfg.Tokenizer
 	}
+	count, err := exact.Get(o.tokenizer)
+	if err != nil {
+		return cli.Usage("--tokenizer: %v", err)
+	}
+	a, err := packet.Assemble(in, packet.Options{Now: now, Config: cfg, Persisted: persisted, Budget: o.budget, Count: count}, o.format, o.handoff)
+	if err != nil {
+		if errors.Is(err, packet.ErrNoIntake) || errors.Is(err, packet.ErrNoRank) || errors.Is(err, packet.ErrNoChunks) || errors.Is(err, packet.ErrNoZone) {
+			return cli.Usage("%v", err)
+		}
+		return cli.Failed(err)
+	}
+	p, h := a.Packet, a.Handoff
 	if o.persist {
 		if _, err := packet.Persist(root, p); err != nil {
 			return cli.Failed(fmt.Errorf("--persist: %v", err))
 		}
-	}
-	var h *schema.Handoff
-	if o.handoff || p.Intake.ExpectedOutput == "target_set_for_consolidate" {
-		x := packet.Handoff(p, persisted)
-		h = &x
 	}
 	switch o.format {
 	case "ndjson":
@@ -167,7 +185,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 			}
 		}
 	case "md":
-		if _, err := io.WriteString(env.Stdout, packet.Markdown(p, h)); err != nil {
+		if _, err := io.WriteString(env.Stdout, a.Brief); err != nil {
 			return err
 		}
 	}

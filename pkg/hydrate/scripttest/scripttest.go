@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,31 @@ func Cmds() map[string]func(ts *testscript.TestScript, neg bool, args []string) 
 		"rootify":       rootify,
 		"mklines":       mklines,
 		"verify-chunks": verifyChunks,
+		"brief-size":    briefSize,
+	}
+}
+
+// statedSize is the md brief header's statement of its own size.
+var statedSize = regexp.MustCompile(`(?m)^- \*\*size:\*\* (\d+) of (\d+) tokens, this whole brief by ceil\(chars/4\)$`)
+
+// brief-size FILE BUDGET: the md brief in FILE is at most BUDGET tokens by
+// ceil(chars/4), header to last line, and its header states exactly its
+// measured size and that budget.
+func briefSize(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: brief-size FILE BUDGET")
+	}
+	b, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	budget, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	m := statedSize.FindStringSubmatch(string(b))
+	if m == nil {
+		ts.Fatalf("%s: no size line in the header", args[0])
+	}
+	n := tokens.Estimate(string(b))
+	if m[1] != strconv.Itoa(n) || m[2] != args[1] || n > budget {
+		ts.Fatalf("%s: %d tokens, the header states %s of %s, the budget is %d", args[0], n, m[1], m[2], budget)
 	}
 }
 
