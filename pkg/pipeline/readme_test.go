@@ -86,7 +86,7 @@ func sampleBlock(brief string) string {
 	b.WriteString("```\n")
 	for _, l := range strings.SplitAfter(brief, "\n") {
 		b.WriteString(l)
-		if strings.HasPrefix(l, "### 1. ") {
+		if strings.HasPrefix(l, "### ") {
 			break
 		}
 	}

@@ -136,7 +136,7 @@ func TestInspectorCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &call); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if call.IsError || len(call.Content) == 0 || !strings.HasPrefix(call.Content[0].Text, "# Evidence packet `rtch_packet_") || call.StructuredContent.Kind != "rtch.packet" {
+	if call.IsError || len(call.Content) == 0 || !strings.HasPrefix(call.Content[0].Text, "# Evidence brief `rtch_packet_") || call.StructuredContent.Kind != "rtch.packet" {
 		t.Fatalf("inspector rtch_context:\n%.600s", out)
 	}
 }

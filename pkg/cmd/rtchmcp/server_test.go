@@ -145,7 +145,7 @@ func TestContextReturnsBriefPacketAndProgress(t *testing.T) {
 		t.Fatalf("rtch_context: %v %s", err, textOf(res))
 	}
 	brief := textOf(res)
-	if !strings.HasPrefix(brief, "# Evidence packet `rtch_packet_") || !strings.Contains(brief, "stream/reader.go") {
+	if !strings.HasPrefix(brief, "# Evidence brief `rtch_packet_") || !strings.Contains(brief, "stream/reader.go") {
 		t.Fatalf("brief:\n%s", brief)
 	}
 	var p struct {
