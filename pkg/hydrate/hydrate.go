@@ -26,13 +26,8 @@ const Stage = "hydrate"
 // fit the remaining budget: a short look at the best line beats no look.
 const NarrowWindow = 5
 
-// breadthShare is the share of the budget the first pass may spend giving each
-// ranked surface its first chunk, in rank order; the rest deepens the top
-// surfaces before the remaining surfaces get their first chunk.
-const breadthShare = 0.6
-
-// breadthTop is how many of the best readable surfaces get their first chunk
-// from the whole budget, whatever the breadth share.
+// breadthTop is how many of the best readable surfaces are read in depth
+// before any surface below them gets its first chunk.
 const breadthTop = 3
 
 // fullFirstTop is how many surfaces, in fill order, get a full window as
@@ -40,7 +35,7 @@ const breadthTop = 3
 const fullFirstTop = 3
 
 // secondTop is how many further steps each of the breadthTop best surfaces
-// takes before the surfaces below the breadth share get their first chunk.
+// takes before the surfaces below them get their first chunk.
 const secondTop = 3
 
 // maxAnchors caps the target lines considered on one surface.
@@ -1030,26 +1025,23 @@ func (h *hydrator) limitation(sf *surface, st *step, c schema.Chunk, s, e int) s
 	return strings.Join(parts, "; ")
 }
 
-// fill spends the budget in rank order, breadth first: every surface's first
-// chunk (the top breadthTop from the whole budget, the others up to
-// breadthShare of it; below the top fullFirstTop a first chunk is half a
-// window), then up to secondTop further windows on the ranking's anchors of
-// the breadthTop best surfaces (or their whole-file upgrade), then first
-// chunks for the surfaces still without one (narrowed to ±NarrowWindow lines
-// when a window no longer fits), then everything else round-robin in rank
-// order, and last, with budget left, context next to the ranges read
-// (deepen).
+// fill spends the budget on the strongest surfaces first, depth before
+// breadth: the first chunks of the breadthTop best readable surfaces, then up
+// to secondTop further windows on each of them (the ranking's anchors, or
+// their whole-file upgrade), and only from what is left the first chunk of
+// each surface below them in rank order (half a window below the top
+// fullFirstTop, narrowed to ±NarrowWindow lines when a window no longer
+// fits), then everything else round-robin in rank order, and last, with
+// budget left, context next to the ranges read (deepen).
 func (h *hydrator) fill(surfaces []*surface) {
-	breadth := int(float64(h.o.Budget) * breadthShare)
 	firsts := 0
 	for _, sf := range surfaces {
+		if firsts == breadthTop {
+			break
+		}
 		if len(sf.steps) > 0 && sf.next == 0 {
-			limit := breadth
-			if firsts < breadthTop {
-				limit = h.o.Budget
-			}
 			firsts++
-			h.take(sf, limit)
+			h.take(sf, h.o.Budget)
 		}
 	}
 	for round := 0; round < secondTop; round++ {

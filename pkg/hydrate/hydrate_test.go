@@ -141,7 +141,7 @@ func TestKnownTargetRange(t *testing.T) {
 	}
 }
 
-func TestBudgetBreadthFirstNeverExceeded(t *testing.T) {
+func TestBudgetDepthFirstNeverExceeded(t *testing.T) {
 	files := map[string]string{}
 	var ss []schema.RankedSurface
 	for i := 0; i < 12; i++ {
@@ -167,16 +167,15 @@ func TestBudgetBreadthFirstNeverExceeded(t *testing.T) {
 		if total > budget-FrameReserve(input(ss...), budget, tokens.Chars4) || res.Spent != total || text >= total && total > 0 {
 			t.Fatalf("budget %d: spent %d (reported %d), text %d", budget, total, res.Spent, text)
 		}
-		// Breadth: no surface holds a third chunk while one of the top four has none.
-		third := false
-		for _, n := range per {
-			if n >= 3 {
-				third = true
-			}
+		// Depth before breadth: no surface below the top three holds a
+		// chunk while one of the top three lacks one of its three windows.
+		below := false
+		for _, s := range ss[3:] {
+			below = below || per[s.Path] > 0
 		}
-		for i := 0; i < 4 && third; i++ {
-			if per[ss[i].Path] == 0 {
-				t.Fatalf("budget %d: %s has no chunk while another has three: %v", budget, ss[i].Path, per)
+		for i := 0; i < 3 && below; i++ {
+			if per[ss[i].Path] < 3 {
+				t.Fatalf("budget %d: a surface below the top three was read while %s holds %d of its 3 windows: %v", budget, ss[i].Path, per[ss[i].Path], per)
 			}
 		}
 		if per[ss[0].Path] == 0 && budget >= 1500 {

@@ -54,3 +54,19 @@ func splitPath(p string) []string {
 	}
 	return out
 }
+
+func TestRarestGoalTermIsTheGoalsRarest(t *testing.T) {
+	terms := []censusTerm{
+		{text: "server", goalKind: "word", idf: 1.2},
+		{text: "goaway", goalKind: "word", idf: 4.5},
+		{text: "http2", idf: 9}, // an expansion, not the goal's own
+		{text: "the", goalKind: "word", idf: 8, generic: true},
+		{text: "source of truth", goalKind: "word", idf: 9, phrase: "truth"},
+	}
+	if got := rarestGoalTerm(terms); got != 1 {
+		t.Fatalf("rarest goal term %d, want 1 (goaway)", got)
+	}
+	if got := rarestGoalTerm(terms[2:3]); got != -1 {
+		t.Fatalf("a goal with no term of its own: %d", got)
+	}
+}

@@ -348,3 +348,19 @@ func isDotted(t string) bool {
 		".toml": true, ".txt": true, ".rst": true, ".tsx": true, ".jsx": true, ".hpp": true, ".sh": true, ".cfg": true, ".ini": true}
 	return !known[ext]
 }
+
+// rarestGoalTerm is the index of the goal's rarest term: among the terms the
+// goal itself names (not phrases, neighbours or generic words), the one with
+// the highest idf, ties to the earlier; -1 when the goal names none.
+func rarestGoalTerm(terms []censusTerm) int {
+	best := -1
+	for i, t := range terms {
+		if t.goalKind == "" || t.generic || t.phrase != "" || t.neighbor || t.pathOnly {
+			continue
+		}
+		if best < 0 || t.idf > terms[best].idf {
+			best = i
+		}
+	}
+	return best
+}

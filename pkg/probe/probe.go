@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -151,6 +152,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 
 	// Dry-run costs and statuses.
+	rarest := rarestGoalTerm(terms)
 	targets := make([][]int, len(probes)) // file indices per probe
 	for pi, p := range probes {
 		ts := map[int]bool{}
@@ -178,10 +180,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			p.Status = statusPlanned
 		}
 		if p.targetKind != targetKindNames && cost.Files > dryRunFiles && (cost.Files > costFiles || cost.Lines > costLines) {
-			if o.Intake.FanoutLevel == "wide" {
+			switch {
+			case rarest >= 0 && slices.Contains(p.terms, rarest):
+				// The goal's rarest term is the one most likely to
+				// name the change; its probe is never deferred.
+				p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines exceed %d files or %d lines: run anyway, it holds the goal's rarest term %q", cost.Files, cost.Lines, costFiles, costLines, terms[rarest].text)
+			case o.Intake.FanoutLevel == "wide":
 				p.Exploratory = true
 				p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines: run at wide as exploratory", cost.Files, cost.Lines)
-			} else {
+			default:
 				p.Status = statusSkippedCost
 				p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines exceed %d files or %d lines: skipped below wide", cost.Files, cost.Lines, costFiles, costLines)
 			}
