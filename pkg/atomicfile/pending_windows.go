@@ -3,8 +3,10 @@
 package atomicfile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Pending is a file being written; Commit puts it in place, Cleanup (always
@@ -15,9 +17,28 @@ type Pending struct {
 	done   bool
 }
 
-// Create starts writing path in a temporary file beside it.
-func Create(path string, perm os.FileMode) (*Pending, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+// create starts writing root/dir/name in a temporary file beside it, after
+// checking that the resolved directory lies under root.
+func create(root, dir, name string, perm os.FileMode, mkdir bool) (*Pending, error) {
+	full := filepath.Join(root, dir)
+	if mkdir {
+		if err := os.MkdirAll(full, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	base, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.Rel(base, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return nil, fmt.Errorf("%s: %w", full, ErrEscapes)
+	}
+	path := filepath.Join(real, name)
+	f, err := os.CreateTemp(real, "."+name+".tmp*")
 	if err != nil {
 		return nil, err
 	}

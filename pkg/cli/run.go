@@ -12,6 +12,7 @@ import (
 	"github.com/rtch/rtch/pkg/atomicfile"
 
 	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/secret"
 )
 
 // Run parses args, wires the streams and runs the tool; it returns the exit code.
@@ -146,9 +147,12 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 
 	// Output goes to a buffered stdout, or to a pending file committed only when
 	// the stream is complete.
+	// Everything written passes the secret redactor (the output boundary:
+	// records and rendered text alike), line by line.
 	var (
 		pending *atomicfile.Pending
 		bw      *bufio.Writer
+		sw      *secret.Writer
 	)
 	if outPath != "" {
 		p, err := atomicfile.Create(outPath, 0o644)
@@ -157,15 +161,20 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 			return Result{Code: t.usageCode()}
 		}
 		pending = p
-		bw = bufio.NewWriterSize(p, 256<<10)
+		sw = secret.NewWriter(p)
+		bw = bufio.NewWriterSize(sw, 256<<10)
 	} else {
-		bw = bufio.NewWriterSize(stdout, 64<<10)
+		sw = secret.NewWriter(stdout)
+		bw = bufio.NewWriterSize(sw, 64<<10)
 	}
 	env.Stdout = bw
 	env.Out = record.NewWriter(bw, filter)
 
 	runErr := t.Run(ctx, env)
 	flushErr := bw.Flush()
+	if err := sw.Flush(); flushErr == nil {
+		flushErr = err
+	}
 
 	code := exitCode(ctx, t, runErr)
 	complete := runErr == nil

@@ -10,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
@@ -30,6 +32,11 @@ type File struct {
 	SHA256 string
 	// starts[i] is the byte offset of line i+1.
 	starts []int
+	// shown holds the lines as chunk text shows them: the whole file
+	// decoded and redacted once (see shownLine), so a window that starts
+	// inside a multi-line secret is masked too.
+	shownOnce sync.Once
+	shown     []string
 }
 
 // ReadError says why a file could not be hydrated; Reason is a skip reason
@@ -170,6 +177,20 @@ func decodeNoBOM(b []byte) string {
 	return s[1:]
 }
 
+// shownLine returns line n (1-based) of the file's redacted text, without
+// its terminator. Redaction runs over the whole decoded file, keeping its
+// line count, so line n of the result is line n of the file with every
+// secret (also one spanning lines) masked.
+func (f *File) shownLine(n int) string {
+	f.shownOnce.Do(func() {
+		f.shown = strings.Split(secret.String(walk.DecodeText(f.Data)), "\n")
+	})
+	if n < 1 || n > len(f.shown) {
+		return ""
+	}
+	return strings.TrimSuffix(f.shown[n-1], "\r")
+}
+
 // SHA256Of returns the hex sha256 of lines s..e's original bytes.
 func (f *File) SHA256Of(s, e int) string {
 	sum := sha256.Sum256(f.Bytes(s, e))
@@ -188,7 +209,7 @@ func (f *File) Render(s, e, maxRunes int) (text string, truncated []int) {
 	for n := s; n <= e && n <= f.Lines(); n++ {
 		// A carriage return inside a line would let text overwrite itself on
 		// a terminal; it is shown as the visible symbol ␍ instead.
-		line := strings.ReplaceAll(f.Line(n), "\r", "\u240d")
+		line := strings.ReplaceAll(f.shownLine(n), "\r", "\u240d")
 		if cut, more := capRunes(line, maxRunes); more > 0 {
 			b.WriteString(cut)
 			fmt.Fprintf(&b, " …[line truncated: %d more bytes]", more)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/tokens"
 )
 
@@ -849,6 +851,13 @@ func MakeChunk(f *File, s, e, maxLineRunes int, protect Protector) schema.Chunk 
 		var pf []string
 		text, pf = protect(text)
 		flags = append(flags, pf...)
+	}
+	// The text was redacted from the whole file (File.Render): its marks
+	// name the rules, whatever the protector reported.
+	for _, r := range secret.Rules(text) {
+		if !slices.Contains(flags, "redacted:"+r) {
+			flags = append(flags, "redacted:"+r)
+		}
 	}
 	if flags == nil {
 		flags = []string{}

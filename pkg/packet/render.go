@@ -2,7 +2,6 @@ package packet
 
 import (
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"github.com/rtch/rtch/pkg/hydrate"
 	"github.com/rtch/rtch/pkg/mdsafe"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/tokens"
 )
 
@@ -356,19 +356,22 @@ func PersistPath(root, packetID string) (abs, rel string) {
 }
 
 // Persist writes the packet as YAML to audit-logs/rtch/packets/<id>.yaml under
-// root atomically (temp file, fsync, rename): a failure leaves any earlier
-// packet file intact and no temp file behind. It returns the path relative to
+// root atomically (temp file, fsync, rename, fsync of the directory),
+// resolved beneath root: a failure leaves any earlier packet file intact and
+// no temp file behind, and a symlink out of the root writes nothing. It returns the path relative to
 // root.
 func Persist(root string, p *schema.Packet) (string, error) {
 	data, err := YAML(p)
 	if err != nil {
 		return "", err
 	}
-	abs, rel := PersistPath(root, p.PacketID)
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return "", err
-	}
-	if err := atomicfile.WriteFile(abs, data, 0o644); err != nil {
+	// The output boundary for the persisted file (its text was redacted
+	// where it was read; this pass catches what slipped by).
+	data = []byte(secret.String(string(data)))
+	_, rel := PersistPath(root, p.PacketID)
+	// Beneath the zone root: an audit-logs symlink that leads out of the
+	// tree fails the write, and nothing is created outside.
+	if err := atomicfile.WriteBeneath(root, rel, data, 0o644); err != nil {
 		return "", err
 	}
 	return rel, nil

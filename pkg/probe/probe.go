@@ -14,6 +14,7 @@ import (
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/scout"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
@@ -362,7 +363,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	sort.Slice(needFiles, func(i, j int) bool { return needFiles[i].Path < needFiles[j].Path })
 	var tmu sync.Mutex
 	if err := walk.Each(ctx, o.Walk, needFiles, func(f walk.File, data []byte) error {
-		ls := walk.Lines(walk.DecodeText(data))
+		// Redacted over the whole file (line count kept), so a hit on a line
+		// inside a multi-line secret shows the mark.
+		ls := walk.Lines(secret.String(walk.DecodeText(data)))
 		tmu.Lock()
 		texts[index[f.Path]] = ls
 		tmu.Unlock()

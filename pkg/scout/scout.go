@@ -27,6 +27,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/probe/match"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/symbols"
 	"github.com/rtch/rtch/pkg/walk"
 )
@@ -626,6 +627,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 				if countScan(sh.Findings, s) >= capN {
 					break
 				}
+				f.Value, f.Detail = secret.String(f.Value), secret.String(f.Detail)
 				sh.Findings = append(sh.Findings, f)
 			}
 			if all > capN || counts[s] > countScan(sh.Findings, s) {

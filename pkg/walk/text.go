@@ -17,14 +17,18 @@ func IsBinary(b []byte) bool {
 	return bytes.IndexByte(b, 0) >= 0
 }
 
-// DecodeText turns file bytes into a valid UTF-8 string: a leading UTF-8
-// byte-order mark is dropped and every byte that is not part of a valid
+// DecodeText turns file bytes into a valid UTF-8 string: leading UTF-8
+// byte-order marks are dropped (all of them: an editor that saved a file
+// twice may write two, and a U+FEFF left at the start would reach chunk
+// text) and every byte that is not part of a valid
 // UTF-8 sequence becomes U+FFFD, one replacement per bad byte. Overlong
 // forms (C0 BC for '<'), surrogates (ED A0 80) and truncated sequences are
 // invalid in Go's decoder, so they can never turn into markup characters.
 // Line endings are left as they are; see Lines.
 func DecodeText(b []byte) string {
-	b = bytes.TrimPrefix(b, utf8BOM)
+	for bytes.HasPrefix(b, utf8BOM) {
+		b = b[len(utf8BOM):]
+	}
 	if utf8.Valid(b) {
 		return string(b)
 	}

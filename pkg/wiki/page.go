@@ -1,6 +1,8 @@
 package wiki
 
 import (
+	"github.com/rtch/rtch/pkg/secret"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
@@ -100,6 +102,11 @@ func Parse(rel string, data []byte) (*Page, []Diagnostic) {
 			p.Front, p.HasFront = fm, true
 		}
 	}
+	// Secrets are masked here, where wiki text is read, so every section,
+	// recall chunk and bundle built from the page is sized on clean text;
+	// the whole body is redacted at once (line count kept), so a key
+	// spanning a section boundary is masked on both sides.
+	body = secret.String(body)
 	p.Body, p.BodyLine = body, bodyLine
 	p.Sections = SplitSections(body, bodyLine)
 	p.Category = p.Front.Type

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
+	"github.com/rtch/rtch/pkg/secret"
 
 	"github.com/rtch/rtch/pkg/bundle"
 	"github.com/rtch/rtch/pkg/cli"
@@ -234,11 +235,10 @@ func mapErr(env *cli.Env, err error) error {
 
 // write puts a bundle in place atomically.
 func write(root string, b *bundle.Bundle) error {
-	p := filepath.Join(root, filepath.FromSlash(b.Path))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(p, []byte(b.Text), 0o644); err != nil {
+	// The output boundary for a bundle file: its sources were redacted
+	// where they were read, so this pass only catches what slipped by. The
+	// file is written beneath the project root (no symlink leads it out).
+	if err := atomicfile.WriteBeneath(root, b.Path, []byte(secret.String(b.Text)), 0o644); err != nil {
 		return fmt.Errorf("%s: %w", b.Path, err)
 	}
 	return nil

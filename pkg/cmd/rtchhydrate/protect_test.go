@@ -10,11 +10,11 @@ import (
 func TestProtectRedactsRealFormatsOnly(t *testing.T) {
 	key := "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\nVTLw7onLRnrq0/IzW7yWR7QkrmBL7jTKEn5u+qKhbwKfBstIs+bMY2Zkp18gnTxK\n-----END RSA PRIVATE KEY-----\n"
 	secrets := map[string]string{
-		"private_key":       "const k = `\n" + key + "`\n",
-		"aws_access_key_id": "aws_access_key_id = AKIAQ3EGTSHJKL7WXY2Z\n",
-		"github_token":      "token: ghp_R8tWq2LmN5vX9yB3cK7dF1hJ4pS6gA0eZ2uI\n",
-		"url_credentials":   "DATABASE_URL=postgres://app:Zq8#rT5vLm2x@db.internal:5432/app\n",
-		"secret_assignment": "api_key = \"f3a9c1e7b5d24a86c0e9f7a1b3d5c7e9\"\n",
+		"private-key":       "const k = `\n" + key + "`\n",
+		"aws-access-token":  "aws_access_key_id = AKIAQ3EGTSHJKL7WXY2Z\n",
+		"github-pat":        "token: ghp_R8tWq2LmN5vX9yB3cK7dF1hJ4pS6gA0eZ2uI\n",
+		"url-credentials":   "DATABASE_URL=postgres://app:Zq8#rT5vLm2x@db.internal:5432/app\n",
+		"secret-assignment": "api_key = \"f3a9c1e7b5d24a86c0e9f7a1b3d5c7e9\"\n",
 	}
 	for rule, text := range secrets {
 		out, flags := Protect(text)

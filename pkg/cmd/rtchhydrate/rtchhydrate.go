@@ -18,6 +18,7 @@ import (
 	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/tokens/exact"
 	"github.com/rtch/rtch/pkg/zone"
 )
@@ -83,13 +84,14 @@ rtch-hydrate --rehydrate audit-logs/rtch/packets/rtch_packet_0123456789ab.yaml -
 // Main runs rtch-hydrate with the process's arguments.
 func Main() int { return cli.Main(Tool()) }
 
-// Protect is the protection every chunk passes: the injection probe over the
-// original text (flags injection:<pattern>), then secret redaction (flags
-// redacted:<rule>).
+// Protect is the protection every chunk passes: the injection probe (flags
+// injection:<pattern>), then secret redaction (flags redacted:<rule>). Chunk
+// text arrives already redacted from the whole file (hydrate.File), so the
+// rules flagged are the marks the text holds, plus any this pass adds.
 func Protect(text string) (string, []string) {
 	flags := protect.Flags(protect.Probe(text))
-	out, rules := protect.Redact(text)
-	for _, r := range rules {
+	out := secret.String(text)
+	for _, r := range secret.Rules(out) {
 		flags = append(flags, "redacted:"+r)
 	}
 	return out, flags

@@ -1,0 +1,74 @@
+package secret
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// A record's strings are redacted in place: key order, numbers and the
+// other bytes stay, the result is still one valid JSON line, and a clean
+// record comes back as the same slice.
+func TestJSONRedactsStringsInPlace(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("aB3dE5gH7j", 3) + "K9mN1p"
+	in := []byte(`{"kind":"rtch.hit","v":1,"n":1.50,"line_text":"GITHUB_TOKEN=` + tok + `","text":"a\n-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\n"}`)
+	out, ok := JSON(in)
+	want := `{"kind":"rtch.hit","v":1,"n":1.50,"line_text":"GITHUB_TOKEN=[REDACTED:github-pat]","text":"a\n[REDACTED:private-key]\n[REDACTED:private-key]\n"}`
+	if !ok || string(out) != want {
+		t.Fatalf("JSON:\n got %s\nwant %s", out, want)
+	}
+	clean := []byte(`{"kind":"rtch.hit","line_text":"func main() {}"}`)
+	if out, ok := JSON(clean); !ok || &out[0] != &clean[0] {
+		t.Fatal("a clean record must come back unchanged")
+	}
+	if _, ok := JSON([]byte(`{"a":"unterminated`)); ok {
+		t.Fatal("malformed JSON accepted")
+	}
+}
+
+// The writer redacts whole lines whatever the write boundaries, and passes
+// redacted text through unchanged.
+func TestWriterRedactsAcrossWrites(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("aB3dE5gH7j", 3) + "K9mN1p"
+	text := "# brief\n- token: " + tok + "\n{\"text\":\"password: hunter2\"}\ntail " + tok
+	var b bytes.Buffer
+	w := NewWriter(&b)
+	for i := 0; i < len(text); i += 7 {
+		w.Write([]byte(text[i:min(i+7, len(text))]))
+	}
+	w.Flush()
+	want := "# brief\n- token: [REDACTED:github-pat]\n{\"text\":\"password: [REDACTED:password-assignment]\"}\ntail [REDACTED:github-pat]"
+	if b.String() != want {
+		t.Fatalf("got %q\nwant %q", b.String(), want)
+	}
+	var again bytes.Buffer
+	w = NewWriter(&again)
+	w.Write(b.Bytes())
+	w.Flush()
+	if again.String() != want {
+		t.Fatalf("not idempotent: %q", again.String())
+	}
+}
+
+// FuzzRedact: redaction keeps valid UTF-8 valid, keeps the line count, and
+// is idempotent.
+func FuzzRedact(f *testing.F) {
+	for _, s := range []string{"", "password: hunter2\n", "token = \"ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5\"",
+		"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n", "login u password p\n",
+		`{"auth": "dXNlcjpwYXNzd29yZA=="}`, "Z2hwX2FCM2RFNWdIN2pLOW1OMXBRM3NUNXZXN3laOWJDMWRFM2ZHNQ=="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, _ := Redact(s)
+		if utf8.ValidString(s) && !utf8.ValidString(out) {
+			t.Fatalf("invalid UTF-8 from %q: %q", s, out)
+		}
+		if strings.Count(out, "\n") != strings.Count(s, "\n") {
+			t.Fatalf("line count changed: %q -> %q", s, out)
+		}
+		if again, _ := Redact(out); again != out {
+			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
+		}
+	})
+}

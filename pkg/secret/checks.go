@@ -1,0 +1,73 @@
+package secret
+
+import (
+	"math"
+	"regexp"
+	"strings"
+)
+
+// placeholderRE recognises documentation placeholders and template
+// references, which are not secrets.
+var placeholderRE = regexp.MustCompile(`(?i)^(?:\$|\{|<|%|\[|\*)|\$\{|\{\{|xxxx|\*\*\*|\.\.\.|example|changeme|change_me|your[_-]|my[_-]?(?:password|secret|token)|placeholder|dummy|redacted|^(?:pass(?:word)?|passwd|pwd|secret|token|test|user|username|admin|root|foo|bar|none|null|nil|true|false|empty|required|optional|string|str|bool|int|env)$`)
+
+func notPlaceholder(s string) bool { return !placeholderRE.MatchString(s) }
+
+// codeRefRE is a value that reads as code, not as a literal: a dotted
+// selector (cfg.Password), a call, an environment reference.
+var codeRefRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_?(?:password|passwd|pwd|pass)$`)
+
+// plainPassword accepts any non-placeholder value given to a password key,
+// low entropy included (password: hunter2), unless it reads as code.
+func plainPassword(s string) bool {
+	return notPlaceholder(s) && !codeRefRE.MatchString(s)
+}
+
+// quotedSecret accepts a quoted literal that looks random: at least 8
+// characters, letters and digits both, Shannon entropy ≥ 3 bits per char.
+func quotedSecret(s string) bool {
+	return notPlaceholder(s) && hasLetterAndDigit(s) && entropy(s) >= 3.0
+}
+
+// bareSecret is stricter (an unquoted value is more often an identifier): at
+// least 16 characters, letters and digits, entropy ≥ 3.5, and not a dotted or
+// path-like name.
+func bareSecret(s string) bool {
+	if strings.Count(s, ".") > 1 || strings.HasPrefix(s, "/") {
+		return false
+	}
+	return notPlaceholder(s) && hasLetterAndDigit(s) && entropy(s) >= 3.5
+}
+
+func hasLetterAndDigit(s string) bool {
+	l, d := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			d = true
+		case (c|0x20) >= 'a' && (c|0x20) <= 'z':
+			l = true
+		}
+	}
+	return l && d
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var counts [256]int
+	for i := 0; i < len(s); i++ {
+		counts[s[i]]++
+	}
+	h := 0.0
+	n := float64(len(s))
+	for _, c := range counts {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}

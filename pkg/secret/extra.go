@@ -1,0 +1,120 @@
+package secret
+
+import (
+	"regexp"
+	"strings"
+)
+
+// extraRule is a format the gitleaks default set does not cover. Every match
+// contains one of need (lowercase literals): a rule whose literals are all
+// absent from the text is not run. group is the submatch that is the secret
+// (0: the whole match); check, when set, must accept it.
+type extraRule struct {
+	id    string
+	need  []string
+	re    *regexp.Regexp
+	group int
+	check func(string) bool
+}
+
+// passKey is an identifier that ends in a password word: db_password,
+// PGPASSWORD, "pass", smtp.passwd. Words such as passwordPolicy or passthrough
+// do not end in one, so they never match.
+const passKey = `[A-Za-z0-9_.-]*(?i:password|passwd|pwd|pass)`
+
+var extraRules = []extraRule{
+	// a password literal, whatever its entropy: password: "hunter2", "pass": "x1"
+	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 2, check: plainPassword,
+		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])` + passKey + `["']?[ \t]*(?::=|=>|=|:)[ \t]*(["'` + "`" + `])([^"'` + "`" + `\s\\]{3,200})["'` + "`" + `]`)},
+	// the same unquoted, as the whole rest of a config line: password: hunter2, DB_PASSWORD=hunter2
+	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 1, check: plainPassword,
+		re: regexp.MustCompile(`(?m)^[ \t-]*(?:export[ \t]+)?` + passKey + `[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})[ \t]*(?:#.*)?\r?$`)},
+	// the same in prose or after other text on the line: "the staging
+	// password: hunter2" (password words only: "first pass: compute" is prose)
+	{id: "password-assignment", need: []string{"passw", "pwd"}, group: 1, check: plainPassword,
+		re: regexp.MustCompile(`(?:^|[\s,;({])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})(?:[\s,;]|$)`)},
+	// .netrc, on one line or several: machine h login u password p
+	{id: "netrc-password", need: []string{"login"}, group: 1, check: notPlaceholder,
+		re: regexp.MustCompile(`(?s)\blogin\s+\S+\s+password\s+(\S+)`)},
+	// Docker config.json credentials: "auth": "dXNlcjpwYXNz"
+	{id: "docker-config-auth", need: []string{`"auth"`, `"identitytoken"`}, group: 1,
+		re: regexp.MustCompile(`"(?:auth|identitytoken)"\s*:\s*"([A-Za-z0-9+/=._-]{8,})"`)},
+	// GCP service-account key id
+	{id: "gcp-private-key-id", need: []string{"private_key_id"}, group: 1,
+		re: regexp.MustCompile(`"private_key_id"\s*:\s*"([0-9a-fA-F]{20,})"`)},
+	// kubeconfig: client-key-data (the user's private key, base64)
+	{id: "kubeconfig-key-data", need: []string{"client-key-data"}, group: 1,
+		re: regexp.MustCompile(`client-key-data["']?\s*:\s*["']?([A-Za-z0-9+/=]{16,})`)},
+	// AWS STS session tokens, by name or by their fixed prefixes
+	{id: "aws-session-token", need: []string{"session"}, group: 1,
+		re: regexp.MustCompile(`(?i)aws_?session_?token["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40,})`)},
+	{id: "aws-session-token", need: []string{"fwogzxivyxdz", "iqojb3jpz2lux2vj"},
+		re: regexp.MustCompile(`\b(?:FwoGZXIvYXdz|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{60,}`)},
+	{id: "aws-secret-access-key", need: []string{"aws"}, group: 1,
+		re: regexp.MustCompile(`(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
+	{id: "azure-storage-key", need: []string{"accountkey="}, group: 1,
+		re: regexp.MustCompile(`(?i)AccountKey=([A-Za-z0-9+/]{86}==)`)},
+	{id: "azure-sas-signature", need: []string{"sig="}, group: 1,
+		re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/=]{40,})`)},
+	{id: "url-credentials", need: []string{"://"}, group: 1, check: notPlaceholder,
+		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@"']{1,100}:([^\s/@"']{1,200})@`)},
+	// a quoted high-entropy literal assigned to a name ending in a secret word
+	{id: "secret-assignment", need: secretWords, group: 1, check: quotedSecret,
+		re: regexp.MustCompile(secretKeyword + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
+	// the same unquoted (env files, YAML, shell): long and high-entropy
+	{id: "secret-assignment", need: secretWords, group: 1, check: bareSecret,
+		re: regexp.MustCompile(secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
+}
+
+// secretWords are the literals (lowercase) every secretKeyword match holds.
+var secretWords = []string{"password", "passwd", "pwd", "secret", "token", "apikey", "api_key", "accesskey",
+	"access_key", "privatekey", "private_key", "authkey", "auth_key", "credential"}
+
+// secretKeyword is a name ending in a secret word (db_password, API_TOKEN,
+// clientSecret, secretKey); tokenizer, tokenType or passwordPolicy do not end
+// in one.
+const secretKeyword = `(?i)(?:password|passwd|pwd|secret_?key|secret|token|api_?key|apikey|access_?key|private_?key|auth_?key|credentials?)s?\b`
+
+func findExtra(text, lower string) []Finding {
+	var out []Finding
+	for _, r := range extraRules {
+		if !containsAny(lower, r.need) {
+			continue
+		}
+		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+			lo, hi := m[0], m[1]
+			if r.group > 0 {
+				lo, hi = firstGroup(m, r.group)
+			}
+			if lo < 0 || hi <= lo {
+				continue
+			}
+			s := text[lo:hi]
+			if strings.Contains(s, "REDACTED") || (r.check != nil && !r.check(s)) {
+				continue
+			}
+			out = append(out, Finding{Rule: r.id, Start: lo, End: hi})
+		}
+	}
+	out = append(out, findKeyBlocks(text)...)
+	return out
+}
+
+// firstGroup is the first participating submatch from g on (alternatives).
+func firstGroup(m []int, g int) (int, int) {
+	for ; 2*g+1 < len(m); g++ {
+		if m[2*g] >= 0 {
+			return m[2*g], m[2*g+1]
+		}
+	}
+	return -1, -1
+}
+
+func containsAny(s string, lits []string) bool {
+	for _, l := range lits {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}
