@@ -195,7 +195,7 @@ func readInto(b beneath, f File, maxSize int64, scratch []byte) ([]byte, *Skip) 
 
 // classify returns the skip for content that is not text.
 func classify(path string, b []byte) *Skip {
-	if isLFSPointer(b) {
+	if IsLFSPointer(b) {
 		detail := "Git LFS pointer; the content is not in the tree"
 		for _, line := range bytes.Split(b, []byte("\n")) {
 			if bytes.HasPrefix(line, []byte("oid ")) || bytes.HasPrefix(line, []byte("size ")) {
@@ -214,10 +214,10 @@ func classify(path string, b []byte) *Skip {
 	return nil
 }
 
-// isLFSPointer recognises a Git LFS pointer file: small (the spec caps
+// IsLFSPointer recognises a Git LFS pointer file: small (the spec caps
 // pointers below 1024 bytes), starting with the spec's version line and
 // carrying an oid line.
-func isLFSPointer(b []byte) bool {
+func IsLFSPointer(b []byte) bool {
 	return len(b) < 1024 &&
 		bytes.HasPrefix(b, []byte("version https://git-lfs.github.com/spec/")) &&
 		bytes.Contains(b, []byte("\noid "))

@@ -5,6 +5,7 @@ import (
 
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"path"
 	"strings"
 )
@@ -82,6 +83,10 @@ func Parse(rel string, data []byte) (*Page, []Diagnostic) {
 	text := NormalizeText(data)
 	var diags []Diagnostic
 	yamlText, body, bodyLine, ok, unterminated := SplitFrontmatter(text)
+	if d, tomlBody, tomlLine, isTOML := splitTOMLFrontmatter(rel, text); isTOML {
+		diags = append(diags, d)
+		body, bodyLine = tomlBody, tomlLine
+	}
 	switch {
 	case unterminated:
 		diags = append(diags, Diagnostic{Path: rel, Line: 1, Message: "frontmatter opened with --- but never closed; page read as body only"})
@@ -233,4 +238,27 @@ func atxHeading(l string) (int, string) {
 		h = ""
 	}
 	return n, h
+}
+
+// splitTOMLFrontmatter recognises Hugo-style TOML frontmatter (a first line
+// "+++" up to a closing "+++"). It is rejected with a diagnostic naming the
+// page and line, never read as body text: the block is cut from the body and
+// the page is read without provenance, as for rejected YAML frontmatter.
+func splitTOMLFrontmatter(rel, text string) (d Diagnostic, body string, bodyLine int, ok bool) {
+	first, rest, _ := strings.Cut(text, "\n")
+	if strings.TrimRight(first, " \t") != "+++" {
+		return d, "", 0, false
+	}
+	line := 2
+	for rest != "" {
+		l, after, found := strings.Cut(rest, "\n")
+		if strings.TrimRight(l, " \t") == "+++" {
+			return Diagnostic{Path: rel, Line: 1, Message: fmt.Sprintf("TOML frontmatter (+++, lines 1-%d) is not supported; use YAML (---); page read without provenance", line)}, after, line + 1, true
+		}
+		if !found {
+			break
+		}
+		rest, line = after, line+1
+	}
+	return Diagnostic{Path: rel, Line: 1, Message: "frontmatter opened with +++ but never closed; page read as body only"}, text, 1, true
 }

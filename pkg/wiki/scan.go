@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	treewalk "github.com/rtch/rtch/pkg/walk"
 )
 
 // DefaultMaxFileBytes is the size above which a page is skipped (SPEC §4).
@@ -49,8 +51,12 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 	}
 	var files []File
 	var diags []Diagnostic
+	ig := newIgnorer(root)
 	consider := func(rel string, info fileInfo) {
+		m, src := ig.match(rel)
 		switch {
+		case m != nil && rel != PrinciplesPath:
+			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("ignored by %s:%d (%s); skipped", src, m.Line, m.Text)})
 		case info.mode&fs.ModeSymlink != 0:
 			diags = append(diags, Diagnostic{Path: rel, Message: "symlink not followed"})
 		case !info.mode.IsRegular():
@@ -115,6 +121,10 @@ func Read(root string, f File) (*Page, []Diagnostic, error) {
 	// are small enough (caps.max_page_bytes) to scan whole.
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, nil, fmt.Errorf("%s: binary file (NUL byte); skipped", f.Path)
+	}
+	// The lane's rule (walk.Each): a Git LFS pointer is not the page.
+	if treewalk.IsLFSPointer(data) {
+		return nil, nil, fmt.Errorf("%s: Git LFS pointer, the page's content is not in the tree; skipped", f.Path)
 	}
 	p, diags := Parse(f.Path, data)
 	return p, diags, nil
