@@ -2,13 +2,51 @@ package secret
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 )
 
-// base64RunRE is a run that may be base64 of a secret: long enough to hold a
-// token, standard or URL alphabet, optional padding.
-var base64RunRE = regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`)
+// base64Runs returns the runs that may be base64 of a secret: at least 24
+// characters of the standard or URL alphabet (padding included) with upper
+// and lower case letters and a digit — identifiers rarely hold all three.
+// A byte loop, not a regexp: it runs over every text.
+func base64Runs(text string) [][2]int {
+	var out [][2]int
+	start, classes := -1, 0
+	for i := 0; i <= len(text); i++ {
+		c := byte(0)
+		if i < len(text) {
+			c = text[i]
+		}
+		cls := 0
+		switch {
+		case c >= 'A' && c <= 'Z':
+			cls = 1
+		case c >= 'a' && c <= 'z':
+			cls = 2
+		case c >= '0' && c <= '9':
+			cls = 4
+		case c == '+' || c == '/' || c == '_' || c == '-':
+			cls = 8
+		}
+		end := i
+		for start >= 0 && cls == 0 && end < len(text) && text[end] == '=' && end-i < 2 {
+			end++ // padding closes a run
+		}
+		if cls != 0 {
+			if start < 0 {
+				start, classes = i, 0
+			}
+			classes |= cls
+			continue
+		}
+		if start >= 0 && i-start >= 24 && classes&7 == 7 {
+			out = append(out, [2]int{start, end})
+		}
+		start = -1
+		i = max(i, end-1)
+	}
+	return out
+}
 
 // findEncoded decodes base64 runs and reports a run whose decoded text holds
 // a secret (a base64-encoded ghp_ token, a "user:password" auth blob is not
@@ -16,7 +54,7 @@ var base64RunRE = regexp.MustCompile(`[A-Za-z0-9+/_-]{24,}={0,2}`)
 // secret encoded twice is not looked for.
 func findEncoded(text string) []Finding {
 	var out []Finding
-	for _, m := range base64RunRE.FindAllStringIndex(text, -1) {
+	for _, m := range base64Runs(text) {
 		dec, ok := decodeBase64(text[m[0]:m[1]])
 		if !ok {
 			continue

@@ -81,7 +81,28 @@ func findExtra(text, lower string) []Finding {
 		if !containsAny(lower, r.need) {
 			continue
 		}
-		for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+		more := 1
+		if r.id == "netrc-password" {
+			more = 3 // login and password may be on lines of their own
+		}
+		for _, w := range hitWindows(text, lower, r.need, more) {
+			out = append(out, r.findIn(text, w)...)
+		}
+	}
+	out = append(out, findKeyBlocks(text)...)
+	return out
+}
+
+// findIn runs r on the window w of text; offsets are text's.
+func (r extraRule) findIn(text string, w span) []Finding {
+	var out []Finding
+	{
+		for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
+			for k := range m {
+				if m[k] >= 0 {
+					m[k] += w.lo
+				}
+			}
 			lo, hi := m[0], m[1]
 			if r.group > 0 {
 				lo, hi = firstGroup(m, r.group)
@@ -96,7 +117,6 @@ func findExtra(text, lower string) []Finding {
 			out = append(out, Finding{Rule: r.id, Start: lo, End: hi})
 		}
 	}
-	out = append(out, findKeyBlocks(text)...)
 	return out
 }
 

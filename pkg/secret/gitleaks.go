@@ -150,25 +150,33 @@ func compileAllows(as []gitleaksAllow) ([]*allow, error) {
 // the first non-empty group, else the match), kept only above the rule's
 // entropy and outside every allowlist.
 func (rs *ruleSet) find(text, lower string) []Finding {
-	enabled := map[int]bool{}
+	hits := map[int][]int{} // rule → keyword offsets
 	for _, m := range rs.trie.MatchString(lower) {
 		for _, i := range rs.byKeyword[m.MatchString()] {
-			enabled[i] = true
+			hits[i] = append(hits[i], int(m.Pos()))
 		}
 	}
 	var out []Finding
 	for i := range rs.rules {
-		if enabled[i] {
-			out = append(out, rs.rules[i].find(text, rs.global)...)
+		if h := hits[i]; len(h) > 0 {
+			for _, w := range windowsAt(text, h, 1) {
+				out = append(out, rs.rules[i].find(text, w, rs.global)...)
+			}
 		}
 	}
 	return out
 }
 
-func (r *rule) find(text string, global []*allow) []Finding {
+// find runs the rule on the window w of text; offsets are text's.
+func (r *rule) find(text string, w span, global []*allow) []Finding {
 	r.once.Do(func() { r.re = regexp.MustCompile(r.src.Regex) })
 	var out []Finding
-	for _, m := range r.re.FindAllStringSubmatchIndex(text, -1) {
+	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += w.lo
+			}
+		}
 		lo, hi := secretSpan(m, r.src.SecretGroup)
 		// gitleaks trims newlines off the match before reading the secret
 		for lo < hi && text[lo] == '\n' {
