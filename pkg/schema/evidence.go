@@ -38,7 +38,7 @@ type Chunk struct {
 	// EstTokens is ceil(chars/4) of Text.
 	EstTokens int `json:"est_tokens"`
 	// Flags are injection-probe findings and redactions ("injection:override_phrase",
-	// "redacted:aws_access_key").
+	// "redacted:aws-access-token").
 	Flags []string `json:"flags"`
 	// Rank is the surface's rank the chunk belongs to.
 	Rank int `json:"rank"`
