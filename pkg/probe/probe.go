@@ -363,9 +363,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	sort.Slice(needFiles, func(i, j int) bool { return needFiles[i].Path < needFiles[j].Path })
 	var tmu sync.Mutex
 	if err := walk.Each(ctx, o.Walk, needFiles, func(f walk.File, data []byte) error {
-		// Redacted over the whole file (line count kept), so a hit on a line
-		// inside a multi-line secret shows the mark.
-		ls := walk.Lines(secret.String(walk.DecodeText(data)))
+		ls := walk.Lines(walk.DecodeText(data))
 		tmu.Lock()
 		texts[index[f.Path]] = ls
 		tmu.Unlock()
@@ -377,7 +375,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		h := pd.hit
 		if h.Line > 0 {
 			if ls := texts[pd.file]; h.Line <= len(ls) {
-				h.LineText = capLine(ls[h.Line-1])
+				h.LineText = capLine(redactedLine(ls, h.Line))
 			}
 		}
 		h.Envelope = record.Env(schema.KindHit, schema.V1, h.ProbeID, h.Path, fmt.Sprint(h.Line), fmt.Sprint(h.Col), h.Term)
@@ -487,4 +485,18 @@ func capLine(s string) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// redactedLine returns line n (1-based) of ls with secrets masked. The
+// redactor sees the three lines above and the one below too, so a hit
+// inside a multi-line secret (a key's body lines, a value on the line after
+// its key) is masked; redacting only these windows, not whole files, keeps
+// the cost to the hits the probe emits.
+func redactedLine(ls []string, n int) string {
+	lo, hi := max(n-4, 0), min(n+1, len(ls))
+	red := strings.Split(secret.String(strings.Join(ls[lo:hi], "\n")), "\n")
+	if k := n - 1 - lo; k < len(red) {
+		return red[k]
+	}
+	return ls[n-1]
 }
