@@ -17,7 +17,7 @@ import (
 	"unicode"
 
 	"github.com/rtch/rtch/pkg/intake"
-	"github.com/rtch/rtch/pkg/probe/match"
+	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/scout"
@@ -205,246 +205,309 @@ type cand struct {
 
 // Build classifies every term.
 func Build(in Input) Output {
+	b := newBuilder(in)
+	b.forbidden()
+	b.knownNeighbors()
+	b.seeds()
+	b.goalHandles()
+	b.knownTarget()
+	b.zoneFiles()
+	b.goalTerms()
+	b.testSubjects()
+	return b.output()
+}
+
+// builder is the state of one basket's build.
+type builder struct {
+	in         Input
+	isGeneric  map[string]bool
+	n          int // corpus documents
+	byTerm     map[string]*cand
+	order      []string
+	exclusions []string
+	excluded   map[string]bool // folded terms of forbidden assumptions
+	neighbors  []string
+	generics   []string // generic terms left without a pairing
+}
+
+func newBuilder(in Input) *builder {
 	generic := in.Generic
 	if generic == nil {
 		generic = DefaultGeneric
 	}
-	isGeneric := map[string]bool{}
+	b := &builder{in: in, isGeneric: map[string]bool{}, byTerm: map[string]*cand{}, excluded: map[string]bool{}}
 	for _, g := range generic {
-		isGeneric[match.Fold(g)] = true
+		b.isGeneric[match.Fold(g)] = true
 	}
-	n := 0
 	if in.Scout != nil {
-		n = in.Scout.Shape.Corpus.Docs
+		b.n = in.Scout.Shape.Corpus.Docs
 	}
-	stats := func(t string) *scout.TermStats {
-		if in.Scout == nil {
-			return nil
-		}
-		return in.Scout.Terms[match.Fold(t)]
-	}
-	byTerm := map[string]*cand{}
-	var order []string
-	put := func(c schema.Candidate) *cand {
-		k := match.Fold(c.Term)
-		if old, ok := byTerm[k]; ok {
-			// Keep the more trusted classification; merge notes.
-			if OriginRank[c.Origin] < OriginRank[old.Origin] {
-				c.Notes = joinNotes(c.Notes, old.Notes)
-				old.Candidate = c
-			}
-			return old
-		}
-		cc := &cand{Candidate: c, order: len(order)}
-		byTerm[k] = cc
-		order = append(order, k)
-		return cc
-	}
-	fill := func(c *schema.Candidate) {
-		c.Generic = isGeneric[match.Fold(c.Term)]
-		if st := stats(c.Term); st != nil {
-			c.DF = st.DF
-		}
-		c.IDF = round(IDF(n, c.DF))
-		if c.PairedWith == nil {
-			c.PairedWith = []string{}
-		}
-	}
+	return b
+}
 
-	// Exclusions and cautions from forbidden assumptions.
-	var exclusions []string
-	excludedTerm := map[string]bool{}
-	for _, f := range in.Intake.ForbiddenAssumptions {
+// stats are the scout's stats of a term, or nil.
+func (b *builder) stats(t string) *scout.TermStats {
+	if b.in.Scout == nil {
+		return nil
+	}
+	return b.in.Scout.Terms[match.Fold(t)]
+}
+
+// put adds a candidate; a term met again keeps the more trusted
+// classification and merges the notes.
+func (b *builder) put(c schema.Candidate) *cand {
+	k := match.Fold(c.Term)
+	if old, ok := b.byTerm[k]; ok {
+		if OriginRank[c.Origin] < OriginRank[old.Origin] {
+			c.Notes = joinNotes(c.Notes, old.Notes)
+			old.Candidate = c
+		}
+		return old
+	}
+	cc := &cand{Candidate: c, order: len(b.order)}
+	b.byTerm[k] = cc
+	b.order = append(b.order, k)
+	return cc
+}
+
+// fill sets a candidate's generic flag, document frequency and weight.
+func (b *builder) fill(c *schema.Candidate) {
+	c.Generic = b.isGeneric[match.Fold(c.Term)]
+	if st := b.stats(c.Term); st != nil {
+		c.DF = st.DF
+	}
+	c.IDF = round(IDF(b.n, c.DF))
+	if c.PairedWith == nil {
+		c.PairedWith = []string{}
+	}
+}
+
+// add fills a candidate and puts it.
+func (b *builder) add(c schema.Candidate) {
+	b.fill(&c)
+	b.put(c)
+}
+
+// forbidden turns forbidden assumptions into exclusions and cautions.
+func (b *builder) forbidden() {
+	for _, f := range b.in.Intake.ForbiddenAssumptions {
 		f = strings.TrimSpace(f)
 		if f == "" {
 			continue
 		}
-		exclusions = append(exclusions, f)
+		b.exclusions = append(b.exclusions, f)
 		if isPathLike(f) {
-			c := schema.Candidate{Term: f, Origin: "caution", Use: UseExclude,
+			b.add(schema.Candidate{Term: f, Origin: "caution", Use: UseExclude,
 				ExpectedSignal: "none: files matching this pattern are excluded from probing and ranking",
-				Notes:          "forbidden_assumptions path pattern"}
-			fill(&c)
-			put(c)
+				Notes:          "forbidden_assumptions path pattern"})
 			continue
 		}
-		excludedTerm[match.Fold(f)] = true
-		c := schema.Candidate{Term: f, Origin: "caution", Use: UseExclude,
+		b.excluded[match.Fold(f)] = true
+		b.add(schema.Candidate{Term: f, Origin: "caution", Use: UseExclude,
 			ExpectedSignal: "none: the term is never used to locate and files are not ranked on it",
-			Notes:          "forbidden_assumptions term"}
-		fill(&c)
-		put(c)
+			Notes:          "forbidden_assumptions term"})
 	}
+}
 
-	// Known neighbors: neighbor_only surfaces.
-	var neighbors []string
-	for _, nb := range in.Intake.KnownNeighborSurfaces {
+// knownNeighbors makes known neighbors neighbor_only surfaces.
+func (b *builder) knownNeighbors() {
+	for _, nb := range b.in.Intake.KnownNeighborSurfaces {
 		nb = strings.TrimSpace(nb)
 		if nb == "" {
 			continue
 		}
-		neighbors = append(neighbors, nb)
-		c := schema.Candidate{Term: nb, Origin: "ref_neighborhood", Use: UseNeighborOnly,
+		b.neighbors = append(b.neighbors, nb)
+		b.add(schema.Candidate{Term: nb, Origin: "ref_neighborhood", Use: UseNeighborOnly,
 			ExpectedSignal: "references to or from the neighbor surface; never evidence for a claim",
-			Notes:          "known_neighbor_surfaces"}
-		fill(&c)
-		put(c)
+			Notes:          "known_neighbor_surfaces"})
 	}
+}
 
-	// Explicit seeds.
-	for _, s := range in.Intake.ExplicitSeeds {
+// seeds adds the explicit seeds.
+func (b *builder) seeds() {
+	for _, s := range b.in.Intake.ExplicitSeeds {
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
 		c := schema.Candidate{Term: strings.TrimSpace(s), Origin: "explicit_seed", Use: UseLocate,
 			PairedWith: []string{"seed"}, ExpectedSignal: "every place the seed occurs; source-bearing",
 			Notes: "explicit seed from the intake"}
-		addLocations(&c, stats(s))
-		fill(&c)
-		put(c)
+		addLocations(&c, b.stats(s))
+		b.add(c)
 	}
-	// Durable handles named in the goal.
-	for _, h := range goalHandles(in.Intake.Goal, in.Handles) {
+}
+
+// goalHandles adds the durable handles named in the goal.
+func (b *builder) goalHandles() {
+	for _, h := range goalHandles(b.in.Intake.Goal, b.in.Handles) {
 		c := schema.Candidate{Term: h, Origin: "durable_handle", Use: UseLocate, PairedWith: []string{"goal"},
 			ExpectedSignal: "the record or document that defines the handle, and its references",
 			Notes:          "durable handle named in the goal"}
-		addLocations(&c, stats(h))
-		fill(&c)
-		put(c)
+		addLocations(&c, b.stats(h))
+		b.add(c)
 	}
-	// Known target.
-	if kt := knownTargetPath(in.Intake.KnownTarget); kt != "" {
+}
+
+// knownTarget adds the surface the caller already suspects.
+func (b *builder) knownTarget() {
+	if kt := knownTargetPath(b.in.Intake.KnownTarget); kt != "" {
 		c := schema.Candidate{Term: kt, Origin: "file_path", Use: UseHydrate, PairedWith: []string{"known_target"},
 			ExpectedSignal: "the surface the caller already suspects", Notes: "known_target from the intake"}
-		addLocations(&c, stats(kt))
-		fill(&c)
-		put(c)
+		addLocations(&c, b.stats(kt))
+		b.add(c)
 	}
-	// Truth files and manifests of the zone.
-	for _, tf := range in.Zone.TruthFiles {
-		c := schema.Candidate{Term: tf, Origin: "local_shape", Use: UsePressure, PairedWith: []string{"zone:truth_file"},
-			ExpectedSignal: "project doctrine that may constrain the answer", Notes: "truth file at the zone root"}
-		fill(&c)
-		put(c)
-	}
-	for _, mf := range in.Zone.Manifests {
-		c := schema.Candidate{Term: mf, Origin: "manifest_key", Use: UsePressure, PairedWith: []string{"zone:manifest"},
-			ExpectedSignal: "the manifest or registry entry that declares the surface", Notes: "manifest at the zone root"}
-		fill(&c)
-		put(c)
-	}
+}
 
-	// Goal terms, promoted by the shape or left exploratory.
-	var generics []string
-	process := map[string]bool{}
+// zoneFiles adds the truth files and manifests of the zone.
+func (b *builder) zoneFiles() {
+	for _, tf := range b.in.Zone.TruthFiles {
+		b.add(schema.Candidate{Term: tf, Origin: "local_shape", Use: UsePressure, PairedWith: []string{"zone:truth_file"},
+			ExpectedSignal: "project doctrine that may constrain the answer", Notes: "truth file at the zone root"})
+	}
+	for _, mf := range b.in.Zone.Manifests {
+		b.add(schema.Candidate{Term: mf, Origin: "manifest_key", Use: UsePressure, PairedWith: []string{"zone:manifest"},
+			ExpectedSignal: "the manifest or registry entry that declares the surface", Notes: "manifest at the zone root"})
+	}
+}
+
+// goalCtx is what classifying the goal terms needs beside the builder.
+type goalCtx struct {
+	process        map[string]bool
+	lead           int // offset of the goal's leading change verb, or -1
+	seedSet        map[string]bool
+	hasTruthPhrase bool
+}
+
+// goalTerms adds the goal terms, promoted by the shape or left exploratory.
+func (b *builder) goalTerms() {
+	gc := goalCtx{process: map[string]bool{}, lead: leadVerb(b.in.Intake.Goal), seedSet: map[string]bool{}}
 	for _, w := range ProcessWords {
-		process[w] = true
+		gc.process[w] = true
 	}
-	lead := leadVerb(in.Intake.Goal)
-	seedSet := map[string]bool{}
-	for _, s := range in.Intake.ExplicitSeeds {
-		seedSet[match.Fold(s)] = true
+	for _, s := range b.in.Intake.ExplicitSeeds {
+		gc.seedSet[match.Fold(s)] = true
 	}
-	hasTruthPhrase := false
-	if in.Scout != nil {
-		for _, sc := range in.Scout.Shape.ShapeInventory {
+	if b.in.Scout != nil {
+		for _, sc := range b.in.Scout.Shape.ShapeInventory {
 			if sc.Scan == scout.ScanTruthPhrases && sc.Hits > 0 {
-				hasTruthPhrase = true
+				gc.hasTruthPhrase = true
 			}
 		}
 	}
-	for _, g := range in.Intake.GoalTerms {
-		t := strings.TrimSpace(g.Term)
-		if t == "" {
-			continue
-		}
-		k := match.Fold(t)
-		if excludedTerm[k] {
-			continue // already an exclusion
-		}
-		if _, ok := byTerm[k]; ok && seedSet[k] {
-			continue
-		}
-		st := stats(t)
-		if g.File != "" {
-			if fs := stats(g.File); fs != nil && fs.ConfirmCount["path"]+fs.ConfirmCount["file_name"] > 0 {
-				st = fs
-				t = g.File
-				// A frame's path outside the tree names the walked file it ends with.
-				if len(fs.Confirmations) > 0 && fs.ConfirmCount["path"]+fs.ConfirmCount["file_name"] == 1 {
-					t = fs.Confirmations[0].Path
-				}
-			}
-		}
-		c := schema.Candidate{Term: t, GoalKind: g.Kind, GoalCount: g.Count, InTitle: inTitle(in.Intake.Goal, g)}
-		if !hasAlnum(t) {
-			c.Origin, c.Use = "noise", UseExploratory
-			c.Notes = fmt.Sprintf("goal term (%s) without a letter or digit: punctuation, not a name", g.Kind)
-			c.ExpectedSignal = "none expected: no letter or digit"
-			fill(&c)
-			put(c)
-			continue
-		}
-		origin, paired, why := promote(st)
-		generic := isGeneric[k]
-		if generic {
-			// Pairing rule: a generic term needs a seed, handle, heading, truth
-			// marker, ref or local file shape beside it.
-			var pairs []string
-			for _, p := range paired {
-				if strings.HasPrefix(p, "heading:") || strings.HasPrefix(p, "file:") || strings.HasPrefix(p, "dir:") || strings.HasPrefix(p, "path:") {
-					pairs = append(pairs, p)
-				}
-			}
-			if len(goalHandles(in.Intake.Goal, in.Handles)) > 0 {
-				pairs = append(pairs, "durable_handle:goal")
-			}
-			if len(pairs) == 0 {
-				c.Origin, c.Use = "exploratory", UseExploratory
-				c.Notes = "generic term without pairing: weak alone, never supports a claim"
-				if hasTruthPhrase {
-					c.Notes += " (source-of-truth phrases exist in the tree but not beside this term)"
-				}
-				generics = append(generics, t)
-				c.PairedWith = []string{}
-				c.ExpectedSignal = "weak: hits locate only"
-				fill(&c)
-				put(c)
-				continue
-			}
-			paired = pairs
-		}
-		switch {
-		case lead >= 0 && g.Offset == lead && g.Count == 1 && g.Kind == "word":
-			c.Origin, c.Use = "noise", UseExploratory
-			c.Notes = "goal term (word) that opens the goal as a change verb: it says what the change does, not where"
-			c.ExpectedSignal = "none expected: a process word"
-		case process[k] && origin == "":
-			c.Origin, c.Use = "noise", UseExploratory
-			c.Notes = fmt.Sprintf("goal term (%s) that describes the change request, not the code", g.Kind)
-			c.ExpectedSignal = "none expected: a process word"
-		case origin != "":
-			c.Origin, c.Use, c.PairedWith = origin, UseLocate, paired
-			c.Notes = fmt.Sprintf("goal term (%s) confirmed by shape: %s", g.Kind, why)
-			c.ExpectedSignal = expectedSignal(origin)
-		case st != nil && st.DF == 0:
-			c.Origin, c.Use = "noise", UseExploratory
-			c.Notes = fmt.Sprintf("goal term (%s) that no walked file contains", g.Kind)
-			c.ExpectedSignal = "none expected: absent from the tree"
-		default:
-			c.Origin, c.Use = "exploratory", UseExploratory
-			c.Notes = fmt.Sprintf("goal term (%s) not confirmed by shape", g.Kind)
-			c.ExpectedSignal = "body mentions; locates only"
-		}
-		addLocations(&c, st)
-		fill(&c)
-		put(c)
+	for _, g := range b.in.Intake.GoalTerms {
+		b.goalTerm(g, &gc)
 	}
+}
 
-	// Modules under test of test files named in the goal.
-	for _, g := range in.Intake.GoalTerms {
+// goalTerm classifies one goal term.
+func (b *builder) goalTerm(g schema.GoalTerm, gc *goalCtx) {
+	t := strings.TrimSpace(g.Term)
+	if t == "" {
+		return
+	}
+	k := match.Fold(t)
+	if b.excluded[k] {
+		return // already an exclusion
+	}
+	if _, ok := b.byTerm[k]; ok && gc.seedSet[k] {
+		return
+	}
+	t, st := b.goalFile(g, t)
+	c := schema.Candidate{Term: t, GoalKind: g.Kind, GoalCount: g.Count, InTitle: inTitle(b.in.Intake.Goal, g)}
+	if !hasAlnum(t) {
+		c.Origin, c.Use = "noise", UseExploratory
+		c.Notes = fmt.Sprintf("goal term (%s) without a letter or digit: punctuation, not a name", g.Kind)
+		c.ExpectedSignal = "none expected: no letter or digit"
+		b.add(c)
+		return
+	}
+	origin, paired, why := promote(st)
+	if b.isGeneric[k] {
+		pairs, ok := b.pairing(paired)
+		if !ok {
+			b.unpaired(c, t, gc.hasTruthPhrase)
+			return
+		}
+		paired = pairs
+	}
+	switch {
+	case gc.lead >= 0 && g.Offset == gc.lead && g.Count == 1 && g.Kind == "word":
+		c.Origin, c.Use = "noise", UseExploratory
+		c.Notes = "goal term (word) that opens the goal as a change verb: it says what the change does, not where"
+		c.ExpectedSignal = "none expected: a process word"
+	case gc.process[k] && origin == "":
+		c.Origin, c.Use = "noise", UseExploratory
+		c.Notes = fmt.Sprintf("goal term (%s) that describes the change request, not the code", g.Kind)
+		c.ExpectedSignal = "none expected: a process word"
+	case origin != "":
+		c.Origin, c.Use, c.PairedWith = origin, UseLocate, paired
+		c.Notes = fmt.Sprintf("goal term (%s) confirmed by shape: %s", g.Kind, why)
+		c.ExpectedSignal = expectedSignal(origin)
+	case st != nil && st.DF == 0:
+		c.Origin, c.Use = "noise", UseExploratory
+		c.Notes = fmt.Sprintf("goal term (%s) that no walked file contains", g.Kind)
+		c.ExpectedSignal = "none expected: absent from the tree"
+	default:
+		c.Origin, c.Use = "exploratory", UseExploratory
+		c.Notes = fmt.Sprintf("goal term (%s) not confirmed by shape", g.Kind)
+		c.ExpectedSignal = "body mentions; locates only"
+	}
+	addLocations(&c, st)
+	b.add(c)
+}
+
+// goalFile returns the term and stats to classify: a goal term with a file
+// the shape confirms stands for that file.
+func (b *builder) goalFile(g schema.GoalTerm, t string) (string, *scout.TermStats) {
+	st := b.stats(t)
+	if g.File == "" {
+		return t, st
+	}
+	fs := b.stats(g.File)
+	if fs == nil || fs.ConfirmCount["path"]+fs.ConfirmCount["file_name"] == 0 {
+		return t, st
+	}
+	t = g.File
+	// A frame's path outside the tree names the walked file it ends with.
+	if len(fs.Confirmations) > 0 && fs.ConfirmCount["path"]+fs.ConfirmCount["file_name"] == 1 {
+		t = fs.Confirmations[0].Path
+	}
+	return t, fs
+}
+
+// pairing applies the pairing rule to a generic term: it needs a seed,
+// handle, heading, truth marker, ref or local file shape beside it.
+func (b *builder) pairing(paired []string) ([]string, bool) {
+	var pairs []string
+	for _, p := range paired {
+		if strings.HasPrefix(p, "heading:") || strings.HasPrefix(p, "file:") || strings.HasPrefix(p, "dir:") || strings.HasPrefix(p, "path:") {
+			pairs = append(pairs, p)
+		}
+	}
+	if len(goalHandles(b.in.Intake.Goal, b.in.Handles)) > 0 {
+		pairs = append(pairs, "durable_handle:goal")
+	}
+	return pairs, len(pairs) > 0
+}
+
+// unpaired adds a generic term without a pairing: exploratory, weak alone.
+func (b *builder) unpaired(c schema.Candidate, t string, hasTruthPhrase bool) {
+	c.Origin, c.Use = "exploratory", UseExploratory
+	c.Notes = "generic term without pairing: weak alone, never supports a claim"
+	if hasTruthPhrase {
+		c.Notes += " (source-of-truth phrases exist in the tree but not beside this term)"
+	}
+	b.generics = append(b.generics, t)
+	c.PairedWith = []string{}
+	c.ExpectedSignal = "weak: hits locate only"
+	b.add(c)
+}
+
+// testSubjects adds the modules under test of test files named in the goal.
+func (b *builder) testSubjects() {
+	for _, g := range b.in.Intake.GoalTerms {
 		subj := TestSubject(g.Term)
-		st := stats(subj)
+		st := b.stats(subj)
 		if subj == "" || st == nil {
 			continue
 		}
@@ -454,18 +517,19 @@ func Build(in Input) Output {
 				continue
 			}
 			n++
-			c := schema.Candidate{Term: cf.Path, Origin: "file_path", Use: UseLocate, PairedWith: []string{"tested_by:" + g.Term},
+			b.add(schema.Candidate{Term: cf.Path, Origin: "file_path", Use: UseLocate, PairedWith: []string{"tested_by:" + g.Term},
 				ExpectedSignal: "the module the named test exercises; source-bearing",
-				Notes:          fmt.Sprintf("module under test of %s, named in the goal", g.Term)}
-			fill(&c)
-			put(c)
+				Notes:          fmt.Sprintf("module under test of %s, named in the goal", g.Term)})
 		}
 	}
+}
 
-	// Order: origin trust, then the order terms were met.
-	cs := make([]*cand, 0, len(order))
-	for _, k := range order {
-		cs = append(cs, byTerm[k])
+// output orders the candidates (origin trust, then the order terms were
+// met) and closes the basket.
+func (b *builder) output() Output {
+	cs := make([]*cand, 0, len(b.order))
+	for _, k := range b.order {
+		cs = append(cs, b.byTerm[k])
 	}
 	sort.SliceStable(cs, func(i, j int) bool {
 		ri, rj := OriginRank[cs[i].Origin], OriginRank[cs[j].Origin]
@@ -481,21 +545,20 @@ func Build(in Input) Output {
 		out.Candidates = append(out.Candidates, c.Candidate)
 		ids = append(ids, c.Term+"\x00"+c.Origin+"\x00"+c.Use)
 	}
+	generics := b.generics
 	sort.Strings(generics)
-	if generics == nil {
-		generics = []string{}
-	}
-	if exclusions == nil {
-		exclusions = []string{}
-	}
-	if neighbors == nil {
-		neighbors = []string{}
-	}
 	bid := record.ID(schema.KindBasket, ids...)
 	out.Basket = schema.Basket{Envelope: record.Env(schema.KindBasket, schema.V1, bid), BasketID: "basket_" + bid[:12],
-		TermCount: len(out.Candidates), GenericAloneWarnings: generics, Exclusions: exclusions,
-		NeighborSurfaces: neighbors, CorpusDocs: n}
+		TermCount: len(out.Candidates), GenericAloneWarnings: nonNil(generics), Exclusions: nonNil(b.exclusions),
+		NeighborSurfaces: nonNil(b.neighbors), CorpusDocs: b.n}
 	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // inTitle tells whether a goal term occurs in the first line of a goal that

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/rtch/rtch/pkg/probe/match"
+	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/symbols"
 )
 

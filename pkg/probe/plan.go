@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/rtch/rtch/pkg/config"
-	"github.com/rtch/rtch/pkg/probe/match"
+	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/scout"

@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/rtch/rtch/pkg/config"
-	"github.com/rtch/rtch/pkg/probe/match"
+	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/rank"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
@@ -60,58 +60,114 @@ type Result struct {
 
 // Run plans the probes, executes them in one pass and ranks the surfaces.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	profile := o.Intake.TargetProfile
-	terms, probes := plan(o.Intake, o.Candidates, o.Basket, o.Budget, profile)
-	res := &Result{}
-
-	files, err := walk.Files(ctx, o.Walk, nil)
-	if err != nil {
+	r := &run{o: o, res: &Result{}}
+	r.terms, r.probes = plan(o.Intake, o.Candidates, o.Basket, o.Budget, o.Intake.TargetProfile)
+	if err := r.listFiles(ctx); err != nil {
 		return nil, err
 	}
-	// Exclusions: forbidden path patterns are never read.
+	if err := r.pass(ctx); err != nil {
+		return nil, err
+	}
+	r.dryRun()
+	if err := r.rank(ctx); err != nil {
+		return nil, err
+	}
+	for _, p := range r.probes {
+		r.res.Probes = append(r.res.Probes, p.Probe)
+	}
+	if o.PlanOnly {
+		for i := range r.res.Probes {
+			r.res.Probes[i].HitCount = 0
+		}
+		return r.res, nil
+	}
+	r.collectHits()
+	if err := r.emitHits(ctx); err != nil {
+		return nil, err
+	}
+	r.rankRecord()
+	return r.res, nil
+}
+
+// run is the state one probe run's steps share.
+type run struct {
+	o      Options
+	res    *Result
+	terms  []censusTerm
+	probes []*planned
+
+	files []walk.File
+	index map[string]int
+	evs   []*fileEv // evidence per file, nil for a file without any
+	avg   float64   // mean file size
+
+	targets   [][]int // file indices per probe
+	neighbors map[string]bool
+	scored    []rank.Scored
+	rankCap   int
+	pend      []pendingHit
+}
+
+// pendingHit is a hit waiting for its line text.
+type pendingHit struct {
+	hit  schema.Hit
+	file int
+}
+
+// listFiles walks the tree; forbidden path patterns are never read.
+func (r *run) listFiles(ctx context.Context) error {
+	files, err := walk.Files(ctx, r.o.Walk, nil)
+	if err != nil {
+		return err
+	}
 	var excl []string
-	for _, e := range o.Basket.Exclusions {
+	for _, e := range r.o.Basket.Exclusions {
 		if scout.IsPathPattern(e) {
 			excl = append(excl, e)
 		}
 	}
-	var keep []walk.File
 	for _, f := range files {
 		if pat := scout.Excluded(f.Path, excl); pat != "" {
-			res.Skips = append(res.Skips, walk.Skip{Path: f.Path, Reason: "forbidden", SizeBytes: f.Size,
+			r.res.Skips = append(r.res.Skips, walk.Skip{Path: f.Path, Reason: "forbidden", SizeBytes: f.Size,
 				Detail: "matches forbidden assumption " + pat})
 			continue
 		}
-		keep = append(keep, f)
+		r.files = append(r.files, f)
 	}
-	files = keep
+	r.index = make(map[string]int, len(r.files))
+	for i, f := range r.files {
+		r.index[f.Path] = i
+	}
+	return nil
+}
 
-	// The one pass.
-	var contentLits []string
-	var pathLits []string
-	var pathIdx []int
+// matchers builds the content matcher over every term and the path matcher
+// over the terms of the file-inventory probes (with their term indices).
+func (r *run) matchers() (cm, pm *match.Matcher, pathIdx []int) {
+	var contentLits, pathLits []string
 	inPathFamily := map[int]bool{}
-	for _, p := range probes {
+	for _, p := range r.probes {
 		if p.Family == FamilyFileInventory {
 			for _, t := range p.terms {
 				inPathFamily[t] = true
 			}
 		}
 	}
-	for i, t := range terms {
+	for i, t := range r.terms {
 		contentLits = append(contentLits, t.text)
 		if inPathFamily[i] {
 			pathLits = append(pathLits, t.text)
 			pathIdx = append(pathIdx, i)
 		}
 	}
-	cm := match.New(contentLits)
-	pm := match.New(pathLits)
-	evs := make([]*fileEv, len(files))
-	index := make(map[string]int, len(files))
-	for i, f := range files {
-		index[f.Path] = i
-	}
+	return match.New(contentLits), match.New(pathLits), pathIdx
+}
+
+// pass is the one pass: it reads every file and gathers its evidence.
+func (r *run) pass(ctx context.Context) error {
+	cm, pm, pathIdx := r.matchers()
+	terms := r.terms
+	r.evs = make([]*fileEv, len(r.files))
 	pool := sync.Pool{New: func() any { return &collector{slot: make([]int32, len(terms))} }}
 	var totalBytes int64
 	var nread int
@@ -119,9 +175,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	var readSkips []walk.Skip
 	// The pass keeps nothing of a file's bytes, so each worker reads every
 	// file into one buffer.
-	reuse := o.Walk
+	reuse := r.o.Walk
 	reuse.ReuseBuffers = true
-	err = walk.Each(ctx, reuse, files, func(f walk.File, data []byte) error {
+	err := walk.Each(ctx, reuse, r.files, func(f walk.File, data []byte) error {
 		c := pool.Get().(*collector)
 		c.ev = &fileEv{path: f.Path}
 		scanFile(cm, terms, f.Path, data, c)
@@ -132,73 +188,115 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		mu.Lock()
 		totalBytes += int64(len(data))
 		nread++
-		if o.Progress != nil && nread%512 == 0 {
-			o.Progress(nread, len(files))
+		if r.o.Progress != nil && nread%512 == 0 {
+			r.o.Progress(nread, len(r.files))
 		}
 		mu.Unlock()
 		if ev != nil {
 			ev.bytes = int64(len(data))
-			evs[index[f.Path]] = ev
+			r.evs[r.index[f.Path]] = ev
 		}
 		return nil
 	}, func(s walk.Skip) { readSkips = append(readSkips, s) })
 	if err != nil {
-		return nil, err
+		return err
 	}
-	res.Skips = append(res.Skips, readSkips...)
-	sort.SliceStable(res.Skips, func(i, j int) bool { return res.Skips[i].Path < res.Skips[j].Path })
-	avg := o.AvgBytes
-	if avg <= 0 && nread > 0 {
-		avg = float64(totalBytes) / float64(nread)
+	r.res.Skips = append(r.res.Skips, readSkips...)
+	sort.SliceStable(r.res.Skips, func(i, j int) bool { return r.res.Skips[i].Path < r.res.Skips[j].Path })
+	r.avg = r.o.AvgBytes
+	if r.avg <= 0 && nread > 0 {
+		r.avg = float64(totalBytes) / float64(nread)
 	}
+	return nil
+}
 
-	// Dry-run costs and statuses.
-	rarest := rarestGoalTerm(terms)
-	targets := make([][]int, len(probes)) // file indices per probe
-	for pi, p := range probes {
-		ts := map[int]bool{}
-		for _, t := range p.terms {
-			ts[t] = true
-		}
-		for fi, ev := range evs {
-			if ev == nil {
-				continue
-			}
-			if inTarget(p, ev, ts, terms) {
-				targets[pi] = append(targets[pi], fi)
+// dryRun finds each probe's target files, its cost and its status.
+func (r *run) dryRun() {
+	rarest := rarestGoalTerm(r.terms)
+	r.targets = make([][]int, len(r.probes))
+	for pi, p := range r.probes {
+		ts := termSet(p)
+		for fi, ev := range r.evs {
+			if ev != nil && inTarget(p, ev, ts, r.terms) {
+				r.targets[pi] = append(r.targets[pi], fi)
 			}
 		}
-		cost := schema.ProbeCost{Files: len(targets[pi])}
+		cost := schema.ProbeCost{Files: len(r.targets[pi])}
 		if p.targetKind != targetKindNames {
-			for _, fi := range targets[pi] {
-				cost.Lines += evs[fi].lines
-				cost.Bytes += evs[fi].bytes
+			for _, fi := range r.targets[pi] {
+				cost.Lines += r.evs[fi].lines
+				cost.Bytes += r.evs[fi].bytes
 			}
 		}
 		p.Cost = cost
 		p.Status = statusExecuted
-		if o.PlanOnly {
+		if r.o.PlanOnly {
 			p.Status = statusPlanned
 		}
 		if p.targetKind != targetKindNames && cost.Files > dryRunFiles && (cost.Files > costFiles || cost.Lines > costLines) {
-			switch {
-			case rarest >= 0 && slices.Contains(p.terms, rarest):
-				// The goal's rarest term is the one most likely to
-				// name the change; its probe is never deferred.
-				p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines exceed %d files or %d lines: run anyway, it holds the goal's rarest term %q", cost.Files, cost.Lines, costFiles, costLines, terms[rarest].text)
-			case o.Intake.FanoutLevel == "wide":
-				p.Exploratory = true
-				p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines: run at wide as exploratory", cost.Files, cost.Lines)
-			default:
-				p.Status = statusSkippedCost
-				p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines exceed %d files or %d lines: skipped below wide", cost.Files, cost.Lines, costFiles, costLines)
-			}
+			r.overBudget(p, rarest)
 		}
 	}
+}
 
-	// Ranking over every file with evidence.
-	rterms := make([]rank.Term, len(terms))
-	for i, t := range terms {
+// overBudget decides what becomes of a probe whose dry run exceeds the cost
+// limits.
+func (r *run) overBudget(p *planned, rarest int) {
+	cost := p.Cost
+	switch {
+	case rarest >= 0 && slices.Contains(p.terms, rarest):
+		// The goal's rarest term is the one most likely to name the
+		// change; its probe is never deferred.
+		p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines exceed %d files or %d lines: run anyway, it holds the goal's rarest term %q", cost.Files, cost.Lines, costFiles, costLines, r.terms[rarest].text)
+	case r.o.Intake.FanoutLevel == "wide":
+		p.Exploratory = true
+		p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines: run at wide as exploratory", cost.Files, cost.Lines)
+	default:
+		p.Status = statusSkippedCost
+		p.Limitation += fmt.Sprintf("; dry run: %d files, %d lines exceed %d files or %d lines: skipped below wide", cost.Files, cost.Lines, costFiles, costLines)
+	}
+}
+
+func termSet(p *planned) map[int]bool {
+	ts := map[int]bool{}
+	for _, t := range p.terms {
+		ts[t] = true
+	}
+	return ts
+}
+
+// rank scores every file with evidence and spreads along the links.
+func (r *run) rank(ctx context.Context) error {
+	r.neighbors = map[string]bool{}
+	for _, n := range r.o.Basket.NeighborSurfaces {
+		r.neighbors[strings.TrimPrefix(n, "./")] = true
+	}
+	w := r.o.Weights
+	if w.K1 == 0 {
+		w = rank.Default
+	}
+	r.rankCap = r.o.RankCap
+	if r.rankCap <= 0 {
+		r.rankCap = DefaultRankCap
+	}
+	// Reasons for what the rank record shows and what neighbour spreading
+	// may lift into it.
+	explain := max(r.rankCap, w.SpreadPool)
+	r.scored = rank.Rank(r.rankTerms(), r.rankFiles(), rank.Params{Profile: r.o.Intake.TargetProfile, AvgBytes: r.avg, Weights: w, Explain: explain})
+	if w.SpreadSources > 0 && len(r.scored) > 1 {
+		links, err := useLinks(ctx, r.o.Walk, r.files, r.index, r.scored, w)
+		if err != nil {
+			return err
+		}
+		r.scored = rank.Spread(r.scored, links, w)
+	}
+	return nil
+}
+
+// rankTerms are the terms as the ranking sees them.
+func (r *run) rankTerms() []rank.Term {
+	rterms := make([]rank.Term, len(r.terms))
+	for i, t := range r.terms {
 		rterms[i] = rank.Term{Term: t.text, Origin: t.origin, Use: t.use, IDF: t.idf, Generic: t.generic, GoalKind: t.goalKind,
 			GoalCount: t.goalCount, InTitle: t.inTitle}
 		if t.phrase != "" {
@@ -208,16 +306,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			rterms[i].Origin, rterms[i].Use = "ref_neighborhood", "neighbor_only"
 		}
 	}
-	neighbors := map[string]bool{}
-	for _, n := range o.Basket.NeighborSurfaces {
-		neighbors[strings.TrimPrefix(n, "./")] = true
-	}
+	return rterms
+}
+
+// rankFiles are the files with evidence as the ranking sees them.
+func (r *run) rankFiles() []rank.File {
 	var rfiles []rank.File
-	for _, ev := range evs {
+	for _, ev := range r.evs {
 		if ev == nil {
 			continue
 		}
-		rf := rank.File{Path: ev.path, Bytes: ev.bytes, Anchors: ev.anchors, Neighbor: neighbors[ev.path]}
+		rf := rank.File{Path: ev.path, Bytes: ev.bytes, Anchors: ev.anchors, Neighbor: r.neighbors[ev.path]}
 		for _, te := range ev.terms {
 			rf.Evidence = append(rf.Evidence, rank.TermEvidence{Term: int(te.term), FileNameExact: te.fileExact,
 				FileNamePart: te.filePart, DirName: te.dir, Definitions: int(te.def), DefLines: int(te.defl),
@@ -225,132 +324,126 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		rfiles = append(rfiles, rf)
 	}
-	w := o.Weights
-	if w.K1 == 0 {
-		w = rank.Default
-	}
-	rc := o.RankCap
-	if rc <= 0 {
-		rc = DefaultRankCap
-	}
-	// Reasons for what the rank record shows and what neighbour spreading
-	// may lift into it.
-	explain := max(rc, w.SpreadPool)
-	scored := rank.Rank(rterms, rfiles, rank.Params{Profile: profile, AvgBytes: avg, Weights: w, Explain: explain})
-	if w.SpreadSources > 0 && len(scored) > 1 {
-		links, err := useLinks(ctx, o.Walk, files, index, scored, w)
-		if err != nil {
-			return nil, err
-		}
-		scored = rank.Spread(scored, links, w)
-	}
+	return rfiles
+}
+
+// rankAt is each file's place in the ranking; unranked files come after
+// every ranked one.
+func (r *run) rankAt() []int {
 	position := map[string]int{}
-	for i, s := range scored {
+	for i, s := range r.scored {
 		position[s.Path] = i
 	}
-
-	for _, p := range probes {
-		res.Probes = append(res.Probes, p.Probe)
-	}
-	if o.PlanOnly {
-		for i := range res.Probes {
-			res.Probes[i].HitCount = 0
-		}
-		return res, nil
-	}
-
-	// Hits: each executed probe, its target files in rank order, capped.
-	hitsCap := o.HitsPerProbe
-	if hitsCap <= 0 {
-		hitsCap = DefaultHitsPerProbe
-	}
-	// rankAt is each file's place in the ranking; unranked files come
-	// after every ranked one.
-	rankAt := make([]int, len(evs))
-	for fi, ev := range evs {
-		rankAt[fi] = len(scored)
+	at := make([]int, len(r.evs))
+	for fi, ev := range r.evs {
+		at[fi] = len(r.scored)
 		if ev != nil {
 			if p, ok := position[ev.path]; ok {
-				rankAt[fi] = p
+				at[fi] = p
 			}
 		}
 	}
-	type pending struct {
-		hit  schema.Hit
-		file int
-	}
-	var pend []pending
-	for pi, p := range probes {
-		ts := map[int]bool{}
-		for _, t := range p.terms {
-			ts[t] = true
-		}
-		tf := append([]int(nil), targets[pi]...)
+	return at
+}
+
+// collectHits gathers each executed probe's hits, its target files in rank
+// order, capped, and counts every probe's hits.
+func (r *run) collectHits() {
+	rankAt := r.rankAt()
+	for pi, p := range r.probes {
+		tf := append([]int(nil), r.targets[pi]...)
 		sort.SliceStable(tf, func(a, b int) bool {
 			pa, pb := rankAt[tf[a]], rankAt[tf[b]]
 			if pa != pb {
 				return pa < pb
 			}
-			return evs[tf[a]].path < evs[tf[b]].path
+			return r.evs[tf[a]].path < r.evs[tf[b]].path
 		})
-		count := 0
-		emitted := 0
-		for k, fi := range tf {
-			ev := evs[fi]
-			fileStart := len(pend)
-			for _, te := range ev.terms {
-				if !ts[int(te.term)] {
-					continue
-				}
-				ct := &terms[te.term]
-				for _, ps := range te.pos[:te.npos] {
-					if p.Family == FamilyFileInventory && ps.field != fPath {
-						continue
-					}
-					if p.Family != FamilyFileInventory && ps.field == fPath {
-						continue
-					}
-					count++
-					if p.Status != statusExecuted || k >= o.Budget.MaxFilesPerProbe || emitted >= hitsCap {
-						continue
-					}
-					emitted++
-					h := schema.Hit{ProbeID: p.ProbeID, Path: ev.path, Line: int(ps.line), Col: int(ps.col), Term: ct.text,
-						Field: fieldName(ps.field), ConfidenceClass: confidence(p, ct, ps.field, neighbors[ev.path])}
-					if ps.field == fPath {
-						h.LineText = ev.path
-					}
-					pend = append(pend, pending{h, fi})
-				}
-			}
-			fh := pend[fileStart:]
-			sort.SliceStable(fh, func(a, b int) bool {
-				x, y := fh[a].hit, fh[b].hit
-				if x.Line != y.Line {
-					return x.Line < y.Line
-				}
-				if x.Col != y.Col {
-					return x.Col < y.Col
-				}
-				return x.Term < y.Term
-			})
-		}
+		count := r.probeHits(p, tf)
 		if p.Family != FamilyFileInventory {
-			count = 0
-			for _, fi := range tf {
-				for _, te := range evs[fi].terms {
-					if ts[int(te.term)] {
-						count += int(te.body + te.def + te.defl + te.head + te.key)
-					}
-				}
-			}
+			count = r.bodyCount(p, tf)
 		}
-		res.Probes[pi].HitCount = count
+		r.res.Probes[pi].HitCount = count
 		p.HitCount = count
 	}
-	// Line text: the few files that carry emitted hits are read again.
+}
+
+// probeHits adds a probe's hits in its ranked target files to the pending
+// hits and returns how many positions it matched.
+func (r *run) probeHits(p *planned, tf []int) int {
+	hitsCap := r.o.HitsPerProbe
+	if hitsCap <= 0 {
+		hitsCap = DefaultHitsPerProbe
+	}
+	ts := termSet(p)
+	count, emitted := 0, 0
+	for k, fi := range tf {
+		ev := r.evs[fi]
+		fileStart := len(r.pend)
+		for _, te := range ev.terms {
+			if !ts[int(te.term)] {
+				continue
+			}
+			ct := &r.terms[te.term]
+			for _, ps := range te.pos[:te.npos] {
+				if p.Family == FamilyFileInventory && ps.field != fPath {
+					continue
+				}
+				if p.Family != FamilyFileInventory && ps.field == fPath {
+					continue
+				}
+				count++
+				if p.Status != statusExecuted || k >= r.o.Budget.MaxFilesPerProbe || emitted >= hitsCap {
+					continue
+				}
+				emitted++
+				h := schema.Hit{ProbeID: p.ProbeID, Path: ev.path, Line: int(ps.line), Col: int(ps.col), Term: ct.text,
+					Field: fieldName(ps.field), ConfidenceClass: confidence(p, ct, ps.field, r.neighbors[ev.path])}
+				if ps.field == fPath {
+					h.LineText = ev.path
+				}
+				r.pend = append(r.pend, pendingHit{h, fi})
+			}
+		}
+		sortFileHits(r.pend[fileStart:])
+	}
+	return count
+}
+
+// sortFileHits orders one file's hits by line, column and term.
+func sortFileHits(fh []pendingHit) {
+	sort.SliceStable(fh, func(a, b int) bool {
+		x, y := fh[a].hit, fh[b].hit
+		if x.Line != y.Line {
+			return x.Line < y.Line
+		}
+		if x.Col != y.Col {
+			return x.Col < y.Col
+		}
+		return x.Term < y.Term
+	})
+}
+
+// bodyCount is a content probe's hit count: every occurrence of its terms
+// in its target files.
+func (r *run) bodyCount(p *planned, tf []int) int {
+	ts := termSet(p)
+	count := 0
+	for _, fi := range tf {
+		for _, te := range r.evs[fi].terms {
+			if ts[int(te.term)] {
+				count += int(te.body + te.def + te.defl + te.head + te.key)
+			}
+		}
+	}
+	return count
+}
+
+// emitHits gives the pending hits their line text, redacted: the few files
+// that carry emitted hits are read again.
+func (r *run) emitHits(ctx context.Context) error {
 	need := map[int]bool{}
-	for _, pd := range pend {
+	for _, pd := range r.pend {
 		if pd.hit.Line > 0 {
 			need[pd.file] = true
 		}
@@ -358,20 +451,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	texts := map[int][]string{}
 	var needFiles []walk.File
 	for fi := range need {
-		needFiles = append(needFiles, files[fi])
+		needFiles = append(needFiles, r.files[fi])
 	}
 	sort.Slice(needFiles, func(i, j int) bool { return needFiles[i].Path < needFiles[j].Path })
 	var tmu sync.Mutex
-	if err := walk.Each(ctx, o.Walk, needFiles, func(f walk.File, data []byte) error {
+	if err := walk.Each(ctx, r.o.Walk, needFiles, func(f walk.File, data []byte) error {
 		ls := walk.Lines(walk.DecodeText(data))
 		tmu.Lock()
-		texts[index[f.Path]] = ls
+		texts[r.index[f.Path]] = ls
 		tmu.Unlock()
 		return nil
 	}, nil); err != nil {
-		return nil, err
+		return err
 	}
-	for _, pd := range pend {
+	for _, pd := range r.pend {
 		h := pd.hit
 		if h.Line > 0 {
 			if ls := texts[pd.file]; h.Line <= len(ls) {
@@ -379,26 +472,28 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 		h.Envelope = record.Env(schema.KindHit, schema.V1, h.ProbeID, h.Path, fmt.Sprint(h.Line), fmt.Sprint(h.Col), h.Term)
-		res.Hits = append(res.Hits, h)
+		r.res.Hits = append(r.res.Hits, h)
 	}
+	return nil
+}
 
-	// The ranking record.
-	rk := &schema.Rank{Total: len(scored), Surfaces: []schema.RankedSurface{}}
-	for i, s := range scored {
-		if i >= rc {
+// rankRecord is the ranking record.
+func (r *run) rankRecord() {
+	rk := &schema.Rank{Total: len(r.scored), Surfaces: []schema.RankedSurface{}}
+	for i, s := range r.scored {
+		if i >= r.rankCap {
 			break
 		}
-		ev := evs[index[s.Path]]
+		ev := r.evs[r.index[s.Path]]
 		rs := schema.RankedSurface{Path: s.Path, Rank: i + 1, Score: s.Score, WhySelected: s.Why, Terms: s.Terms,
-			BestClass: bestClass(ev, terms, neighbors[s.Path]), Anchors: s.Anchors, NeighborOnly: neighbors[s.Path]}
+			BestClass: bestClass(ev, r.terms, r.neighbors[s.Path]), Anchors: s.Anchors, NeighborOnly: r.neighbors[s.Path]}
 		if rs.Anchors == nil {
 			rs.Anchors = []int{}
 		}
 		rk.Surfaces = append(rk.Surfaces, rs)
 	}
-	rk.Envelope = record.Env(schema.KindRank, schema.V1, o.Basket.BasketID, fmt.Sprint(len(rk.Surfaces)))
-	res.Rank = rk
-	return res, nil
+	rk.Envelope = record.Env(schema.KindRank, schema.V1, r.o.Basket.BasketID, fmt.Sprint(len(rk.Surfaces)))
+	r.res.Rank = rk
 }
 
 // inTarget says whether a file belongs to a probe's target set.

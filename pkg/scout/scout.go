@@ -25,7 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rtch/rtch/pkg/probe/match"
+	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/symbols"
@@ -169,62 +169,128 @@ type termConfirm struct {
 
 // Run walks the tree once and runs every scan.
 func Run(ctx context.Context, o Options) (*Result, error) {
-	capN := o.FindingsCap
-	if capN <= 0 {
-		capN = defaultCap
-	}
-	ceiling := o.CeilingBytes
-	if ceiling <= 0 {
-		ceiling = defaultCeiling
-	}
-	handles := o.Handles
-	if handles == nil {
-		handles = DefaultHandles
-	}
-	handleRes, handlePrefixes, err := compileHandles(handles)
+	r, err := newRun(o)
 	if err != nil {
 		return nil, err
 	}
-	acct := map[string]*scanAcct{}
-	for _, s := range scanOrder {
-		acct[s] = &scanAcct{}
+	if err := r.listFiles(ctx); err != nil {
+		return nil, err
 	}
+	r.planCeiling()
+	if err := r.scanContent(ctx); err != nil {
+		return nil, err
+	}
+	r.reportSkips()
+	r.newResult()
+	r.scanNames()
+	r.merge()
+	r.inventory()
+	return r.res, nil
+}
 
-	// Terms: folded, deduplicated, in the caller's order.
-	var terms []string
-	termIdx := map[string]int{}
-	for _, t := range o.Terms {
+// run is the state one scout run's steps share.
+type run struct {
+	o              Options
+	capN           int
+	ceiling        int64
+	handles        []string
+	handleRes      []*regexp.Regexp
+	handlePrefixes []string
+	acct           map[string]*scanAcct
+
+	// terms are the goal terms folded, deduplicated, in the caller's order;
+	// lits are the matcher's literals: the terms, then the truth phrases
+	// (from truthBase), then the deprecation markers (from deprBase).
+	terms               []string
+	termIdx             map[string]int
+	lits                []string
+	truthBase, deprBase int
+	m                   *match.Matcher
+
+	skips     []walk.Skip
+	files     []walk.File
+	walkDur   time.Duration
+	within    []bool // the byte ceiling lets the content scans read file i
+	firstOver string // the first file over the byte ceiling
+	index     map[string]int
+	outs      []*fileOut
+	done      atomic.Int64
+	// Symbols are read into a slice of the worker's, reused file to file
+	// (only their names are kept, as strings).
+	symBufs sync.Pool
+
+	res               *Result
+	dirList           []string
+	nameHits, dirHits int
+	nameNanos         int64
+	relevant, other   map[string][]schema.ShapeFinding
+	touched, counts   map[string]int
+}
+
+// newRun applies the defaults, compiles the handle patterns and builds the
+// one matcher for goal terms and phrases.
+func newRun(o Options) (*run, error) {
+	r := &run{o: o, capN: o.FindingsCap, ceiling: o.CeilingBytes, handles: o.Handles, acct: map[string]*scanAcct{}}
+	if r.capN <= 0 {
+		r.capN = defaultCap
+	}
+	if r.ceiling <= 0 {
+		r.ceiling = defaultCeiling
+	}
+	if r.handles == nil {
+		r.handles = DefaultHandles
+	}
+	var err error
+	r.handleRes, r.handlePrefixes, err = compileHandles(r.handles)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range scanOrder {
+		r.acct[s] = &scanAcct{}
+	}
+	r.foldTerms()
+	r.symBufs.New = func() any { return new([]symbols.Symbol) }
+	return r, nil
+}
+
+// foldTerms folds and deduplicates the goal terms and builds one matcher for
+// them and the phrases. Handle prefixes are searched without word
+// boundaries by plain Contains.
+func (r *run) foldTerms() {
+	r.termIdx = map[string]int{}
+	for _, t := range r.o.Terms {
 		f := match.Fold(strings.TrimSpace(t))
 		if f == "" {
 			continue
 		}
-		if _, ok := termIdx[f]; !ok {
-			termIdx[f] = len(terms)
-			terms = append(terms, f)
+		if _, ok := r.termIdx[f]; !ok {
+			r.termIdx[f] = len(r.terms)
+			r.terms = append(r.terms, f)
 		}
 	}
-	// One matcher for goal terms, phrases and handle prefixes.
-	lits := append([]string{}, terms...)
-	truthBase := len(lits)
-	lits = append(lits, TruthPhrases...)
-	deprBase := len(lits)
-	lits = append(lits, DeprecationMarkers...)
-	m := match.New(lits)
-	// Handle prefixes are searched without word boundaries by plain Contains.
+	r.lits = append([]string{}, r.terms...)
+	r.truthBase = len(r.lits)
+	r.lits = append(r.lits, TruthPhrases...)
+	r.deprBase = len(r.lits)
+	r.lits = append(r.lits, DeprecationMarkers...)
+	r.m = match.New(r.lits)
+}
 
-	var skips []walk.Skip
-	skipFn := func(s walk.Skip) { skips = append(skips, s) }
+func (r *run) skip(s walk.Skip) { r.skips = append(r.skips, s) }
+
+// listFiles walks the tree and sets the forbidden files aside as skips.
+func (r *run) listFiles(ctx context.Context) error {
 	t0 := time.Now()
-	files, err := walk.Files(ctx, o.Walk, skipFn)
+	files, err := walk.Files(ctx, r.o.Walk, r.skip)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	walkDur := time.Since(t0)
-	if len(o.Exclude) > 0 {
+	r.walkDur = time.Since(t0)
+	if len(r.o.Exclude) > 0 {
 		kept := files[:0]
 		for _, f := range files {
-			if pat := Excluded(f.Path, o.Exclude); pat != "" {
-				skips = append(skips, walk.Skip{Path: f.Path, Reason: "forbidden", SizeBytes: f.Size,
+			if pat := Excluded(f.Path, r.o.Exclude); pat != "" {
+				r.skips = append(r.skips, walk.Skip{Path: f.Path, Reason: "forbidden", SizeBytes: f.Size,
 					Detail: "matches forbidden assumption " + pat})
 				continue
 			}
@@ -232,298 +298,353 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		files = kept
 	}
+	r.files = files
+	r.index = make(map[string]int, len(files))
+	for i, f := range files {
+		r.index[f.Path] = i
+	}
+	return nil
+}
 
-	// Byte ceiling: a scan reads file k only when the bytes of files 0..k fit.
+// planCeiling applies the byte ceiling: a scan reads file k only when the
+// bytes of files 0..k fit.
+func (r *run) planCeiling() {
 	var cum int64
-	within := make([]bool, len(files))
-	firstOver := ""
-	for i, f := range files {
+	r.within = make([]bool, len(r.files))
+	for i, f := range r.files {
 		cum += f.Size
-		within[i] = cum <= ceiling
-		if !within[i] && firstOver == "" {
-			firstOver = f.Path
+		r.within[i] = cum <= r.ceiling
+		if !r.within[i] && r.firstOver == "" {
+			r.firstOver = f.Path
 		}
 	}
-	index := make(map[string]int, len(files))
-	for i, f := range files {
-		index[f.Path] = i
+}
+
+// timed runs one scan of one file unless its time ceiling has stopped it,
+// and accounts for its time.
+func (r *run) timed(scan string, fn func()) {
+	a := r.acct[scan]
+	if a.stopped.Load() {
+		return
 	}
-	outs := make([]*fileOut, len(files))
-	var done atomic.Int64
-	timed := func(scan string, fn func()) {
-		a := acct[scan]
-		if a.stopped.Load() {
-			return
-		}
-		t := time.Now()
-		fn()
-		d := time.Since(t).Nanoseconds()
-		total := atomic.AddInt64(&a.nanos, d)
-		if o.CeilingMS > 0 && total > int64(o.CeilingMS)*1e6 {
-			a.stopped.Store(true)
-		}
-		atomic.AddInt64(&a.files, 1)
+	t := time.Now()
+	fn()
+	d := time.Since(t).Nanoseconds()
+	total := atomic.AddInt64(&a.nanos, d)
+	if r.o.CeilingMS > 0 && total > int64(r.o.CeilingMS)*1e6 {
+		a.stopped.Store(true)
 	}
+	atomic.AddInt64(&a.files, 1)
+}
+
+// scanContent reads every file once and runs the content scans on it.
+func (r *run) scanContent(ctx context.Context) error {
+	r.outs = make([]*fileOut, len(r.files))
 	// The scans copy what they keep, so each worker reads every file into
 	// one buffer.
-	reuse := o.Walk
+	reuse := r.o.Walk
 	reuse.ReuseBuffers = true
-	// Symbols are read into a slice of the worker's, reused file to file
-	// (only their names are kept, as strings).
-	symBufs := sync.Pool{New: func() any { return new([]symbols.Symbol) }}
-	err = walk.Each(ctx, reuse, files, func(f walk.File, data []byte) error {
-		i := index[f.Path]
-		out := &fileOut{counts: map[string]int{}, touched: map[string]bool{}, sizeBytes: len(data),
-			findings: map[string][]schema.ShapeFinding{}, relevant: map[string][]schema.ShapeFinding{}}
-		outs[i] = out
-		if n := done.Add(1); o.Progress != nil && n%512 == 0 {
-			o.Progress(int(n), len(files))
-		}
-		if !within[i] {
-			return nil
-		}
-		data = trimBOM(data)
-		ext := strings.ToLower(path.Ext(f.Path))
-		// Literal pass: goal terms (df), phrases.
-		timed(ScanCorpus, func() {
-			seen := make([]bool, len(lits))
-			var lines *match.Lines
-			m.Scan(data, func(t, s, e int) bool {
-				if t < truthBase {
-					if !seen[t] {
-						seen[t] = true
-						out.termHits = append(out.termHits, t)
-					}
-					return true
-				}
-				scan := ScanTruthPhrases
-				if t >= deprBase {
-					scan = ScanDeprecation
-				}
-				out.counts[scan]++
-				if len(out.findings[scan]) < 3 {
-					if lines == nil {
-						lines = match.NewLines(data)
-					}
-					ln, ls, le := lines.At(s)
-					out.findings[scan] = append(out.findings[scan], schema.ShapeFinding{Scan: scan, Path: f.Path, Line: ln,
-						Value: lits[t], Detail: capText(string(data[ls:le]), 160)})
-				}
-				return true
-			})
-		})
-		out.touched[ScanTruthPhrases] = true
-		out.touched[ScanDeprecation] = true
-		timed(ScanHandles, func() {
-			for k, re := range handleRes {
-				if p := handlePrefixes[k]; p != "" && !contains(data, p) {
-					continue
-				}
-				if handlePrefixes[k] == "" && !isDoc(ext) {
-					continue // no literal to prefilter on: read only docs
-				}
-				var lines *match.Lines
-				found := 0
-				add := func(s, e int) {
-					if lines == nil {
-						lines = match.NewLines(data)
-					}
-					ln, _, _ := lines.At(s)
-					out.handles = append(out.handles, schema.ShapeFinding{Scan: ScanHandles, Path: f.Path, Line: ln,
-						Value: string(data[s:e]), Detail: handles[k]})
-					out.counts[ScanHandles]++
-					found++
-				}
-				if p := handlePrefixes[k]; p != "" {
-					// The regex runs only on the lines holding its literal.
-					lastLine := -1
-					for off := 0; found < 50; {
-						i := bytes.Index(data[off:], []byte(p))
-						if i < 0 {
-							break
-						}
-						ls := bytes.LastIndexByte(data[:off+i], '\n') + 1
-						le := bytes.IndexByte(data[off+i:], '\n')
-						if le < 0 {
-							le = len(data)
-						} else {
-							le += off + i
-						}
-						if ls != lastLine {
-							lastLine = ls
-							for _, loc := range re.FindAllIndex(data[ls:le], 50-found) {
-								add(ls+loc[0], ls+loc[1])
-							}
-						}
-						off = le
-						if off >= len(data) {
-							break
-						}
-					}
-					continue
-				}
-				for _, loc := range re.FindAllIndex(data, 50) {
-					add(loc[0], loc[1])
-				}
-			}
-		})
-		out.touched[ScanHandles] = true
-		var foldBuf []byte
-		// confirmD records a value found by a scan; detail is computed only
-		// when the finding is kept (most symbols of a big tree are not).
-		confirmD := func(scan, kind string, line int, value string, detail func() string) {
-			out.counts[scan]++
-			foldBuf = appendFold(foldBuf[:0], normalizeName(value))
-			ti, rel := termIdx[string(foldBuf)]
-			switch {
-			case rel:
-				d := detail()
-				out.confirms = append(out.confirms, termConfirm{ti, Confirmation{Kind: kind, Path: f.Path, Line: line, Value: value, Detail: d}})
-				out.relevant[scan] = append(out.relevant[scan], schema.ShapeFinding{Scan: scan, Path: f.Path, Line: line, Value: capText(value, 160), Detail: d})
-			case len(out.findings[scan]) < 2:
-				out.findings[scan] = append(out.findings[scan], schema.ShapeFinding{Scan: scan, Path: f.Path, Line: line, Value: capText(value, 160), Detail: detail()})
-			}
-		}
-		confirm := func(scan, kind string, line int, value, detail string) {
-			confirmD(scan, kind, line, value, func() string { return detail })
-		}
-		if lang := symbols.Lang(f.Path); lang != "" {
-			out.touched[ScanSymbols] = true
-			timed(ScanSymbols, func() {
-				buf := symBufs.Get().(*[]symbols.Symbol)
-				defer symBufs.Put(buf)
-				*buf = symbols.AppendExtract((*buf)[:0], f.Path, data)
-				for _, s := range *buf {
-					confirmD(ScanSymbols, "code_symbol", s.Line, s.Name, func() string {
-						d := s.Kind + " " + s.Lang
-						if s.Container != "" {
-							d += " in " + s.Container
-						}
-						return d
-					})
-				}
-			})
-		}
-		switch ext {
-		case ".md", ".markdown", ".mdx":
-			out.touched[ScanHeadings] = true
-			out.touched[ScanFrontmatter] = true
-			timed(ScanHeadings, func() {
-				for _, h := range headings(data) {
-					confirm(ScanHeadings, "heading", h.line, h.text, fmt.Sprintf("h%d", h.level))
-				}
-			})
-			timed(ScanFrontmatter, func() {
-				for _, k := range frontmatterKeys(data) {
-					confirm(ScanFrontmatter, "frontmatter_key", k.line, k.key, "")
-				}
-			})
-		case ".json":
-			out.touched[ScanJSONKeys] = true
-			timed(ScanJSONKeys, func() {
-				for _, k := range jsonKeys(data, keysPerFile) {
-					confirm(ScanJSONKeys, "json_key", k.line, k.key, "")
-				}
-			})
-		case ".yaml", ".yml":
-			out.touched[ScanYAMLKeys] = true
-			timed(ScanYAMLKeys, func() {
-				for _, k := range yamlKeys(data, keysPerFile) {
-					confirm(ScanYAMLKeys, "yaml_key", k.line, k.key, "")
-				}
-			})
-		case ".toml":
-			out.touched[ScanTOMLKeys] = true
-			timed(ScanTOMLKeys, func() {
-				for _, k := range tomlKeys(data, keysPerFile) {
-					confirm(ScanTOMLKeys, "toml_key", k.line, k.key, "")
-				}
-			})
-		}
+	return walk.Each(ctx, reuse, r.files, r.scanFile, r.skip)
+}
+
+// scanFile runs the content scans on one file's bytes.
+func (r *run) scanFile(f walk.File, data []byte) error {
+	i := r.index[f.Path]
+	out := &fileOut{counts: map[string]int{}, touched: map[string]bool{}, sizeBytes: len(data),
+		findings: map[string][]schema.ShapeFinding{}, relevant: map[string][]schema.ShapeFinding{}}
+	r.outs[i] = out
+	if n := r.done.Add(1); r.o.Progress != nil && n%512 == 0 {
+		r.o.Progress(int(n), len(r.files))
+	}
+	if !r.within[i] {
 		return nil
-	}, skipFn)
-	if err != nil {
-		return nil, err
 	}
-	sort.SliceStable(skips, func(a, b int) bool { return skips[a].Path < skips[b].Path })
-	if o.Skip != nil {
-		for _, s := range skips {
-			o.Skip(s)
+	fs := &fileScan{r: r, out: out, path: f.Path, data: trimBOM(data)}
+	ext := strings.ToLower(path.Ext(f.Path))
+	r.timed(ScanCorpus, fs.literals)
+	out.touched[ScanTruthPhrases] = true
+	out.touched[ScanDeprecation] = true
+	r.timed(ScanHandles, func() { fs.handles(ext) })
+	out.touched[ScanHandles] = true
+	if lang := symbols.Lang(f.Path); lang != "" {
+		out.touched[ScanSymbols] = true
+		r.timed(ScanSymbols, fs.symbols)
+	}
+	fs.structured(ext)
+	return nil
+}
+
+// fileScan is the content scans' view of one file.
+type fileScan struct {
+	r       *run
+	out     *fileOut
+	path    string
+	data    []byte
+	foldBuf []byte
+}
+
+// literals is the literal pass: goal terms (document frequency) and phrases.
+func (fs *fileScan) literals() {
+	r, out, data := fs.r, fs.out, fs.data
+	seen := make([]bool, len(r.lits))
+	var lines *match.Lines
+	r.m.Scan(data, func(t, s, e int) bool {
+		if t < r.truthBase {
+			if !seen[t] {
+				seen[t] = true
+				out.termHits = append(out.termHits, t)
+			}
+			return true
 		}
-	}
+		scan := ScanTruthPhrases
+		if t >= r.deprBase {
+			scan = ScanDeprecation
+		}
+		out.counts[scan]++
+		if len(out.findings[scan]) < 3 {
+			if lines == nil {
+				lines = match.NewLines(data)
+			}
+			ln, ls, le := lines.At(s)
+			out.findings[scan] = append(out.findings[scan], schema.ShapeFinding{Scan: scan, Path: fs.path, Line: ln,
+				Value: r.lits[t], Detail: capText(string(data[ls:le]), 160)})
+		}
+		return true
+	})
+}
 
-	res := &Result{Terms: map[string]*TermStats{}}
-	for _, t := range terms {
-		res.Terms[t] = &TermStats{ConfirmCount: map[string]int{}}
-	}
-	sh := &res.Shape
-	sh.FilesSkipped = len(skips)
-
-	// Names: files and directories equal to a term, and the directory map.
-	t1 := time.Now()
-	dirs := map[string]bool{}
-	nameHits := 0
-	for i, f := range files {
-		if outs[i] == nil {
+// handles runs the durable-handle patterns.
+func (fs *fileScan) handles(ext string) {
+	for k := range fs.r.handleRes {
+		if p := fs.r.handlePrefixes[k]; p != "" && !contains(fs.data, p) {
 			continue
 		}
-		base := path.Base(f.Path)
-		stem := strings.TrimSuffix(base, path.Ext(base))
-		seenTerm := map[int]bool{}
-		// Test-subject names join the last path components with '_'
-		// ("pycode_ast.py" for sphinx/pycode/ast.py).
-		joined := []string{f.Path, base, stem}
-		if d := path.Dir(f.Path); d != "." {
-			joined = append(joined, path.Base(d)+"_"+base)
-			if dd := path.Dir(d); dd != "." {
-				joined = append(joined, path.Base(dd)+"_"+path.Base(d)+"_"+base)
+		if fs.r.handlePrefixes[k] == "" && !isDoc(ext) {
+			continue // no literal to prefilter on: read only docs
+		}
+		fs.handle(k)
+	}
+}
+
+// handle runs durable-handle pattern k, keeping at most 50 matches.
+func (fs *fileScan) handle(k int) {
+	r, out, data := fs.r, fs.out, fs.data
+	re := r.handleRes[k]
+	var lines *match.Lines
+	found := 0
+	add := func(s, e int) {
+		if lines == nil {
+			lines = match.NewLines(data)
+		}
+		ln, _, _ := lines.At(s)
+		out.handles = append(out.handles, schema.ShapeFinding{Scan: ScanHandles, Path: fs.path, Line: ln,
+			Value: string(data[s:e]), Detail: r.handles[k]})
+		out.counts[ScanHandles]++
+		found++
+	}
+	p := r.handlePrefixes[k]
+	if p == "" {
+		for _, loc := range re.FindAllIndex(data, 50) {
+			add(loc[0], loc[1])
+		}
+		return
+	}
+	// The regex runs only on the lines holding its literal.
+	lastLine := -1
+	for off := 0; found < 50; {
+		i := bytes.Index(data[off:], []byte(p))
+		if i < 0 {
+			break
+		}
+		ls := bytes.LastIndexByte(data[:off+i], '\n') + 1
+		le := bytes.IndexByte(data[off+i:], '\n')
+		if le < 0 {
+			le = len(data)
+		} else {
+			le += off + i
+		}
+		if ls != lastLine {
+			lastLine = ls
+			for _, loc := range re.FindAllIndex(data[ls:le], 50-found) {
+				add(ls+loc[0], ls+loc[1])
 			}
 		}
-		for k, cand := range joined {
-			if ti, ok := termIdx[match.Fold(cand)]; ok && !seenTerm[ti] {
-				seenTerm[ti] = true
-				kind := "file_name"
-				if cand == f.Path || k > 2 {
-					kind = "path"
-				}
-				addConfirm(res.Terms[terms[ti]], Confirmation{Kind: kind, Path: f.Path, Value: cand})
-				nameHits++
-				if len(sh.Findings) < capN {
-					sh.Findings = append(sh.Findings, schema.ShapeFinding{Scan: ScanFilenames, Path: f.Path, Value: cand, Detail: kind})
-				}
-			}
+		off = le
+		if off >= len(data) {
+			break
 		}
-		// Path terms may name a suffix of a walked path ("requests/models.py"
-		// for lib/requests/models.py), or a walked path may be the tail of a
-		// path term (a stack frame's "/usr/lib/python3/site-packages/requests/models.py").
-		fp := match.Fold(f.Path)
-		for ti, t := range terms {
-			if !strings.Contains(t, "/") || t == fp {
-				continue
+	}
+}
+
+// confirmD records a value found by a scan; detail is computed only when
+// the finding is kept (most symbols of a big tree are not).
+func (fs *fileScan) confirmD(scan, kind string, line int, value string, detail func() string) {
+	out := fs.out
+	out.counts[scan]++
+	fs.foldBuf = appendFold(fs.foldBuf[:0], normalizeName(value))
+	ti, rel := fs.r.termIdx[string(fs.foldBuf)]
+	switch {
+	case rel:
+		d := detail()
+		out.confirms = append(out.confirms, termConfirm{ti, Confirmation{Kind: kind, Path: fs.path, Line: line, Value: value, Detail: d}})
+		out.relevant[scan] = append(out.relevant[scan], schema.ShapeFinding{Scan: scan, Path: fs.path, Line: line, Value: capText(value, 160), Detail: d})
+	case len(out.findings[scan]) < 2:
+		out.findings[scan] = append(out.findings[scan], schema.ShapeFinding{Scan: scan, Path: fs.path, Line: line, Value: capText(value, 160), Detail: detail()})
+	}
+}
+
+func (fs *fileScan) confirm(scan, kind string, line int, value, detail string) {
+	fs.confirmD(scan, kind, line, value, func() string { return detail })
+}
+
+// symbols is the code-symbol scan.
+func (fs *fileScan) symbols() {
+	buf := fs.r.symBufs.Get().(*[]symbols.Symbol)
+	defer fs.r.symBufs.Put(buf)
+	*buf = symbols.AppendExtract((*buf)[:0], fs.path, fs.data)
+	for _, s := range *buf {
+		fs.confirmD(ScanSymbols, "code_symbol", s.Line, s.Name, func() string {
+			d := s.Kind + " " + s.Lang
+			if s.Container != "" {
+				d += " in " + s.Container
 			}
-			if strings.HasSuffix(fp, "/"+strings.TrimPrefix(t, "/")) ||
-				(strings.Contains(f.Path, "/") && strings.HasSuffix(t, "/"+fp)) {
-				addConfirm(res.Terms[terms[ti]], Confirmation{Kind: "path", Path: f.Path, Value: t})
-				nameHits++
+			return d
+		})
+	}
+}
+
+// structured runs the scans of markdown, JSON, YAML and TOML files.
+func (fs *fileScan) structured(ext string) {
+	r, out, data := fs.r, fs.out, fs.data
+	switch ext {
+	case ".md", ".markdown", ".mdx":
+		out.touched[ScanHeadings] = true
+		out.touched[ScanFrontmatter] = true
+		r.timed(ScanHeadings, func() {
+			for _, h := range headings(data) {
+				fs.confirm(ScanHeadings, "heading", h.line, h.text, fmt.Sprintf("h%d", h.level))
 			}
+		})
+		r.timed(ScanFrontmatter, func() {
+			for _, k := range frontmatterKeys(data) {
+				fs.confirm(ScanFrontmatter, "frontmatter_key", k.line, k.key, "")
+			}
+		})
+	case ".json":
+		fs.keys(ScanJSONKeys, "json_key", jsonKeys)
+	case ".yaml", ".yml":
+		fs.keys(ScanYAMLKeys, "yaml_key", yamlKeys)
+	case ".toml":
+		fs.keys(ScanTOMLKeys, "toml_key", tomlKeys)
+	}
+}
+
+// keys runs one configuration-key scan.
+func (fs *fileScan) keys(scan, kind string, read func([]byte, int) []key) {
+	fs.out.touched[scan] = true
+	fs.r.timed(scan, func() {
+		for _, k := range read(fs.data, keysPerFile) {
+			fs.confirm(scan, kind, k.line, k.key, "")
 		}
+	})
+}
+
+// reportSkips hands every skip to the caller, in path order.
+func (r *run) reportSkips() {
+	sort.SliceStable(r.skips, func(a, b int) bool { return r.skips[a].Path < r.skips[b].Path })
+	if r.o.Skip != nil {
+		for _, s := range r.skips {
+			r.o.Skip(s)
+		}
+	}
+}
+
+// newResult starts the result with an empty record per term.
+func (r *run) newResult() {
+	r.res = &Result{Terms: map[string]*TermStats{}}
+	for _, t := range r.terms {
+		r.res.Terms[t] = &TermStats{ConfirmCount: map[string]int{}}
+	}
+	r.res.Shape.FilesSkipped = len(r.skips)
+}
+
+// scanNames confirms terms in file and directory names and draws the
+// directory map.
+func (r *run) scanNames() {
+	t1 := time.Now()
+	dirs := map[string]bool{}
+	for i, f := range r.files {
+		if r.outs[i] == nil {
+			continue
+		}
+		r.nameFile(f.Path)
 		d := path.Dir(f.Path)
 		for d != "." && d != "/" && !dirs[d] {
 			dirs[d] = true
 			d = path.Dir(d)
 		}
 	}
-	var dirList []string
 	for d := range dirs {
-		dirList = append(dirList, d)
+		r.dirList = append(r.dirList, d)
 	}
-	sort.Strings(dirList)
-	dirHits := 0
-	for _, d := range dirList {
-		if ti, ok := termIdx[match.Fold(path.Base(d))]; ok {
-			addConfirm(res.Terms[terms[ti]], Confirmation{Kind: "dir_name", Path: d, Value: path.Base(d)})
-			dirHits++
-			if len(sh.Findings) < capN {
+	sort.Strings(r.dirList)
+	r.nameDirs()
+	r.nameNanos = time.Since(t1).Nanoseconds()
+}
+
+// nameFile confirms the terms a file's name or path spells.
+func (r *run) nameFile(p string) {
+	sh := &r.res.Shape
+	base := path.Base(p)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	seenTerm := map[int]bool{}
+	// Test-subject names join the last path components with '_'
+	// ("pycode_ast.py" for sphinx/pycode/ast.py).
+	joined := []string{p, base, stem}
+	if d := path.Dir(p); d != "." {
+		joined = append(joined, path.Base(d)+"_"+base)
+		if dd := path.Dir(d); dd != "." {
+			joined = append(joined, path.Base(dd)+"_"+path.Base(d)+"_"+base)
+		}
+	}
+	for k, cand := range joined {
+		if ti, ok := r.termIdx[match.Fold(cand)]; ok && !seenTerm[ti] {
+			seenTerm[ti] = true
+			kind := "file_name"
+			if cand == p || k > 2 {
+				kind = "path"
+			}
+			addConfirm(r.res.Terms[r.terms[ti]], Confirmation{Kind: kind, Path: p, Value: cand})
+			r.nameHits++
+			if len(sh.Findings) < r.capN {
+				sh.Findings = append(sh.Findings, schema.ShapeFinding{Scan: ScanFilenames, Path: p, Value: cand, Detail: kind})
+			}
+		}
+	}
+	// Path terms may name a suffix of a walked path ("requests/models.py"
+	// for lib/requests/models.py), or a walked path may be the tail of a
+	// path term (a stack frame's "/usr/lib/python3/site-packages/requests/models.py").
+	fp := match.Fold(p)
+	for ti, t := range r.terms {
+		if !strings.Contains(t, "/") || t == fp {
+			continue
+		}
+		if strings.HasSuffix(fp, "/"+strings.TrimPrefix(t, "/")) ||
+			(strings.Contains(p, "/") && strings.HasSuffix(t, "/"+fp)) {
+			addConfirm(r.res.Terms[r.terms[ti]], Confirmation{Kind: "path", Path: p, Value: t})
+			r.nameHits++
+		}
+	}
+}
+
+// nameDirs confirms terms in directory names and fills the directory map.
+func (r *run) nameDirs() {
+	sh := &r.res.Shape
+	for _, d := range r.dirList {
+		if ti, ok := r.termIdx[match.Fold(path.Base(d))]; ok {
+			addConfirm(r.res.Terms[r.terms[ti]], Confirmation{Kind: "dir_name", Path: d, Value: path.Base(d)})
+			r.dirHits++
+			if len(sh.Findings) < r.capN {
 				sh.Findings = append(sh.Findings, schema.ShapeFinding{Scan: ScanFilenames, Path: d, Value: path.Base(d), Detail: "dir_name"})
 			}
 		}
@@ -531,18 +652,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			sh.DirMap = append(sh.DirMap, d+"/")
 		}
 	}
-	nameNanos := time.Since(t1).Nanoseconds()
+}
 
-	// Merge per-file outcomes in path order.
+// merge folds the per-file outcomes together in path order.
+func (r *run) merge() {
+	res, sh := r.res, &r.res.Shape
 	var docs int
 	var totalBytes int64
-	relevant := map[string][]schema.ShapeFinding{}
-	other := map[string][]schema.ShapeFinding{}
-	touched := map[string]int{}
-	counts := map[string]int{}
+	r.relevant = map[string][]schema.ShapeFinding{}
+	r.other = map[string][]schema.ShapeFinding{}
+	r.touched = map[string]int{}
+	r.counts = map[string]int{}
 	handleVals := map[string]bool{}
-	for i, f := range files {
-		out := outs[i]
+	for i, f := range r.files {
+		out := r.outs[i]
 		if out == nil {
 			continue
 		}
@@ -550,28 +673,28 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		res.Paths = append(res.Paths, f.Path)
 		totalBytes += int64(out.sizeBytes)
 		for _, t := range out.termHits {
-			res.Terms[terms[t]].DF++
+			res.Terms[r.terms[t]].DF++
 		}
 		for _, tc := range out.confirms {
-			addConfirm(res.Terms[terms[tc.term]], tc.c)
+			addConfirm(res.Terms[r.terms[tc.term]], tc.c)
 		}
 		for s, n := range out.counts {
-			counts[s] += n
+			r.counts[s] += n
 		}
 		for s := range out.touched {
-			touched[s]++
+			r.touched[s]++
 		}
 		for s, fs := range out.relevant {
-			relevant[s] = append(relevant[s], fs...)
+			r.relevant[s] = append(r.relevant[s], fs...)
 		}
 		for s, fs := range out.findings {
-			if len(other[s]) < capN {
-				other[s] = append(other[s], fs...)
+			if len(r.other[s]) < r.capN {
+				r.other[s] = append(r.other[s], fs...)
 			}
 		}
 		for _, h := range out.handles {
 			handleVals[h.Value] = true
-			if len(res.Handles) < capN {
+			if len(res.Handles) < r.capN {
 				res.Handles = append(res.Handles, h)
 			}
 		}
@@ -582,57 +705,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if docs > 0 {
 		sh.Corpus.AvgLen = float64(totalBytes) / 4 / float64(docs)
 	}
+}
 
-	// Inventory and findings: goal-relevant findings first, then others, capped.
+// inventory writes the scan inventory and the findings: goal-relevant
+// findings first, then others, capped.
+func (r *run) inventory() {
+	sh := &r.res.Shape
 	for _, s := range scanOrder {
-		a := acct[s]
-		e := schema.ShapeScan{Scan: s, Pattern: scanPattern[s], WallMS: a.nanos / 1e6}
-		switch s {
-		case ScanDirMap:
-			e.FilesTouched, e.Hits, e.Capped = len(files), len(sh.DirMap), len(dirList) > len(sh.DirMap)
-			e.WallMS = nameNanos / 1e6
-		case ScanFilenames:
-			e.FilesTouched, e.Hits = len(files), nameHits+dirHits
-			e.WallMS = (walkDur.Nanoseconds() + nameNanos) / 1e6
-			e.Capped = nameHits+dirHits > capN
-		case ScanHandles:
-			e.Pattern = strings.Join(handles, " | ")
-			e.FilesTouched, e.Hits = touched[s], counts[s]
-			e.Capped = len(res.Handles) < counts[s]
-		case ScanCorpus:
-			e.FilesTouched = touched[ScanTruthPhrases]
-			for _, ts := range res.Terms {
-				e.Hits += ts.DF
-			}
-		default:
-			e.FilesTouched, e.Hits = touched[s], counts[s]
-		}
-		if s != ScanDirMap && s != ScanFilenames {
-			if firstOver != "" {
-				e.CeilingHit = true
-				e.Note = fmt.Sprintf("byte ceiling %d reached: files from %s on were not scanned", ceiling, firstOver)
-			}
-			if a.stopped.Load() {
-				e.CeilingHit = true
-				e.Note = fmt.Sprintf("time ceiling %d ms reached: the scan stopped part way", o.CeilingMS)
-			}
-		}
+		e := r.scanEntry(s)
 		if s != ScanDirMap && s != ScanFilenames && s != ScanCorpus {
-			fs := relevant[s]
-			if s == ScanHandles {
-				fs = res.Handles
-			}
-			all := len(fs) + len(other[s])
-			for _, f := range append(fs, other[s]...) {
-				if countScan(sh.Findings, s) >= capN {
-					break
-				}
-				f.Value, f.Detail = secret.String(f.Value), secret.String(f.Detail)
-				sh.Findings = append(sh.Findings, f)
-			}
-			if all > capN || counts[s] > countScan(sh.Findings, s) {
-				e.Capped = true
-			}
+			r.addFindings(s, &e)
 		}
 		sh.ShapeInventory = append(sh.ShapeInventory, e)
 	}
@@ -642,7 +724,64 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if sh.Findings == nil {
 		sh.Findings = []schema.ShapeFinding{}
 	}
-	return res, nil
+}
+
+// scanEntry is one scan's line of the inventory.
+func (r *run) scanEntry(s string) schema.ShapeScan {
+	sh := &r.res.Shape
+	a := r.acct[s]
+	e := schema.ShapeScan{Scan: s, Pattern: scanPattern[s], WallMS: a.nanos / 1e6}
+	switch s {
+	case ScanDirMap:
+		e.FilesTouched, e.Hits, e.Capped = len(r.files), len(sh.DirMap), len(r.dirList) > len(sh.DirMap)
+		e.WallMS = r.nameNanos / 1e6
+	case ScanFilenames:
+		e.FilesTouched, e.Hits = len(r.files), r.nameHits+r.dirHits
+		e.WallMS = (r.walkDur.Nanoseconds() + r.nameNanos) / 1e6
+		e.Capped = r.nameHits+r.dirHits > r.capN
+	case ScanHandles:
+		e.Pattern = strings.Join(r.handles, " | ")
+		e.FilesTouched, e.Hits = r.touched[s], r.counts[s]
+		e.Capped = len(r.res.Handles) < r.counts[s]
+	case ScanCorpus:
+		e.FilesTouched = r.touched[ScanTruthPhrases]
+		for _, ts := range r.res.Terms {
+			e.Hits += ts.DF
+		}
+	default:
+		e.FilesTouched, e.Hits = r.touched[s], r.counts[s]
+	}
+	if s != ScanDirMap && s != ScanFilenames {
+		if r.firstOver != "" {
+			e.CeilingHit = true
+			e.Note = fmt.Sprintf("byte ceiling %d reached: files from %s on were not scanned", r.ceiling, r.firstOver)
+		}
+		if a.stopped.Load() {
+			e.CeilingHit = true
+			e.Note = fmt.Sprintf("time ceiling %d ms reached: the scan stopped part way", r.o.CeilingMS)
+		}
+	}
+	return e
+}
+
+// addFindings adds one content scan's findings, redacted, up to the cap.
+func (r *run) addFindings(s string, e *schema.ShapeScan) {
+	sh := &r.res.Shape
+	fs := r.relevant[s]
+	if s == ScanHandles {
+		fs = r.res.Handles
+	}
+	all := len(fs) + len(r.other[s])
+	for _, f := range append(fs, r.other[s]...) {
+		if countScan(sh.Findings, s) >= r.capN {
+			break
+		}
+		f.Value, f.Detail = secret.String(f.Value), secret.String(f.Detail)
+		sh.Findings = append(sh.Findings, f)
+	}
+	if all > r.capN || r.counts[s] > countScan(sh.Findings, s) {
+		e.Capped = true
+	}
 }
 
 func countScan(fs []schema.ShapeFinding, scan string) int {
