@@ -17,6 +17,7 @@ const (
 	EdgeReferences = "references"
 	EdgeEmbeds     = "embeds"
 	EdgeInherits   = "inherits"
+	EdgeImplements = "implements"
 )
 
 // Meta describes the tree a graph is built from.
@@ -78,7 +79,7 @@ type unresKey struct {
 }
 
 // edgeTypes are the edge types by their code in edgeKey.
-var edgeTypes = []string{EdgeContains, EdgeDefines, EdgeImports, EdgeCalls, EdgeReferences, EdgeEmbeds, EdgeInherits}
+var edgeTypes = []string{EdgeContains, EdgeDefines, EdgeImports, EdgeCalls, EdgeReferences, EdgeEmbeds, EdgeInherits, EdgeImplements}
 
 var edgeCode = map[string]uint8{}
 
@@ -134,11 +135,14 @@ func hasRef(refs []string, r string) bool {
 }
 
 // edge counts one more src→dst relation of type typ.
-func (o *out) edge(src, dst int32, typ string) {
+func (o *out) edge(src, dst int32, typ string) { o.edgeN(src, dst, typ, 1) }
+
+// edgeN counts n more src→dst relations of type typ.
+func (o *out) edgeN(src, dst int32, typ string, n int) {
 	if src == dst || src < 0 || dst < 0 {
 		return
 	}
-	o.edges[edgeKey{src, dst, edgeCode[typ]}]++
+	o.edges[edgeKey{src, dst, edgeCode[typ]}] += float64(n)
 }
 
 // lookup is the index of the node id, -1 when there is none.
@@ -149,16 +153,20 @@ func (o *out) lookup(id string) int32 {
 	return -1
 }
 
-func (o *out) unresolved(from int32, name, p string, line int) {
+func (o *out) unresolved(from int32, name, p string, line int) { o.unresolvedN(from, name, p, line, 1) }
+
+// unresolvedN records n uses of name by from that no edge is built for;
+// the first recorded keeps its line.
+func (o *out) unresolvedN(from int32, name, p string, line, n int) {
 	if from < 0 {
 		from = o.lookup(FileID(p))
 	}
 	k := unresKey{from, name}
 	if u, ok := o.unres[k]; ok {
-		u.Count++
+		u.Count += n
 		return
 	}
-	o.unres[k] = &Unresolved{From: o.nodes[from].ID, Name: name, Ref: lineRef(p, line, line), Count: 1}
+	o.unres[k] = &Unresolved{From: o.nodes[from].ID, Name: name, Ref: lineRef(p, line, line), Count: n}
 }
 
 func lineRef(p string, a, b int) string {

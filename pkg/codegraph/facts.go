@@ -1,6 +1,7 @@
 // Package codegraph builds a guild.knowledge_graph.v1 (SPEC §10) of a source
 // tree: files, packages or modules and the symbols they define, joined by
-// contains, defines, imports, calls, references, embeds and inherits edges.
+// contains, defines, imports, calls, references, embeds, implements and
+// inherits edges.
 //
 // The work has two steps so that a persistent index can later cache the
 // first one per content hash: Extract reads one file alone and returns its
@@ -51,6 +52,20 @@ type Def struct {
 	// Fields are a Go struct's field names (selectors on a receiver that
 	// name a field resolve to no symbol and are not unresolved).
 	Fields []string
+	// Sig is a Go method's parameter and result types as written, named
+	// types marked for the builder to qualify (see goSig): "(@.T,[]byte)(int,error)".
+	Sig string
+	// Methods are a Go interface's own methods (embedded interfaces are
+	// embed uses).
+	Methods []Method
+	// TypeSet is true for a Go interface with a type element (~int |
+	// string): a constraint, which no type implements by its methods.
+	TypeSet bool
+}
+
+// Method is one method an interface declares.
+type Method struct {
+	Name, Sig string
 }
 
 // Key is the definition's name inside its package or module.
@@ -93,9 +108,14 @@ type Use struct {
 	Name string
 	// Kind is call, ref, embed or inherit.
 	Kind string
-	// Line is 1-based.
+	// Line is 1-based: the first use's line.
 	Line int
+	// Count is how many times From uses it (0 is read as once).
+	Count int
 }
+
+// times is how many uses u stands for.
+func (u Use) times() int { return max(u.Count, 1) }
 
 // Use kinds.
 const (

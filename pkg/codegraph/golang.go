@@ -7,31 +7,29 @@ import (
 	"go/parser"
 	"go/scanner"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// extractGo reads a Go file with go/parser. Identifiers the parser resolves
-// to a local declaration are dropped; the rest become Uses for the builder
-// to resolve against the package and its imports.
+// extractGo reads a Go file with go/parser, without the parser's object
+// resolution: the walker keeps its own scopes (cheaper, and it needs only
+// "is this name local, and of which declared type"). Identifiers bound to a
+// local declaration are dropped; the rest become Uses for the builder to
+// resolve against the package and its imports. Repeated uses are merged
+// into one with a count.
 func extractGo(f *Facts, src []byte) {
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, f.Path, src, 0)
+	file, err := parser.ParseFile(fset, f.Path, src, parser.SkipObjectResolution)
 	if err != nil {
 		f.Problem = goProblem(f.Path, err)
 		return
 	}
 	f.Package = file.Name.Name
-	lines := bytes.Split(src, []byte("\n"))
 	tf := fset.File(file.Pos())
-	line := func(p token.Pos) int { return tf.Line(p) }
-	sig := func(p token.Pos) string {
-		n := line(p)
-		if n >= 1 && n <= len(lines) {
-			return signature(string(lines[n-1]))
-		}
-		return ""
-	}
+	// Lines are the file's own, not those of //line directives.
+	line := func(p token.Pos) int { return tf.PositionFor(p, false).Line }
+	sig := func(p token.Pos) string { return signature(lineAt(src, tf.Offset(p))) }
 	for _, im := range file.Imports {
 		p, err := strconv.Unquote(im.Path.Value)
 		if err != nil {
@@ -43,7 +41,7 @@ func extractGo(f *Facts, src []byte) {
 		}
 		f.Imports = append(f.Imports, Import{Spec: p, Alias: alias, Line: line(im.Pos())})
 	}
-	w := &goWalker{f: f, file: file, line: line, generated: generatedGo(src[:min(len(src), int(file.Package)+1)])}
+	w := &goWalker{f: f, line: line, generated: generatedGo(src[:min(len(src), int(file.Package)+1)]), seen: map[useKey]int{}}
 	for _, d := range file.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:
@@ -52,6 +50,21 @@ func extractGo(f *Facts, src []byte) {
 			w.genDecl(d, sig)
 		}
 	}
+	f.Uses = slices.Clip(f.Uses)
+	f.Defs = slices.Clip(f.Defs)
+}
+
+// lineAt is the text of the line holding byte offset off.
+func lineAt(src []byte, off int) string {
+	if off < 0 || off > len(src) {
+		return ""
+	}
+	a := bytes.LastIndexByte(src[:off], '\n') + 1
+	b := bytes.IndexByte(src[off:], '\n')
+	if b < 0 {
+		return string(src[a:])
+	}
+	return string(src[a : off+b])
 }
 
 // generatedGo reports whether the text before the package clause holds
@@ -79,28 +92,60 @@ type goWalker struct {
 	// its constants (tables of error numbers, opcodes) are not of note.
 	generated bool
 	f         *Facts
-	file      *ast.File
 	line      func(token.Pos) int
 	from      string
-	recv      *ast.Object // the receiver of the method being walked
-	rtyp      string      // its type name
-	// types holds the declared type ("T" or "q.T") of the current
-	// function's parameters and of locals declared with a type or a
-	// composite literal, so a selector on them resolves like one on the
-	// receiver.
-	types map[*ast.Object]string
+	// locals are the names declared in the local scopes open at the walk's
+	// position, innermost last, each with its declared type ("T" or "q.T";
+	// "" when the declaration does not show one), so a selector on a
+	// receiver, a parameter or a local of a declared type resolves to the
+	// type's method. marks are where each open scope starts in locals.
+	locals []local
+	marks  []int
+	// seen indexes f.Uses by use, so a repeated use adds to a count.
+	seen map[useKey]int
+}
+
+type local struct{ name, typ string }
+
+type useKey struct{ from, qual, name, kind string }
+
+func (w *goWalker) open() { w.marks = append(w.marks, len(w.locals)) }
+
+func (w *goWalker) close() {
+	w.locals = w.locals[:w.marks[len(w.marks)-1]]
+	w.marks = w.marks[:len(w.marks)-1]
+}
+
+// bind declares name in the innermost scope with type typ. A name already
+// declared there (a := that redeclares err) keeps its first type.
+func (w *goWalker) bind(name, typ string) {
+	if len(w.marks) == 0 || name == "_" {
+		return
+	}
+	for _, l := range w.locals[w.marks[len(w.marks)-1]:] {
+		if l.name == name {
+			return
+		}
+	}
+	w.locals = append(w.locals, local{name, typ})
+}
+
+// lookup finds name in the open scopes, innermost first.
+func (w *goWalker) lookup(name string) (typ string, local bool) {
+	for i := len(w.locals) - 1; i >= 0; i-- {
+		if w.locals[i].name == name {
+			return w.locals[i].typ, true
+		}
+	}
+	return "", false
 }
 
 func (w *goWalker) funcDecl(d *ast.FuncDecl, sig func(token.Pos) string) {
 	def := Def{Name: d.Name.Name, Kind: "func", Start: w.line(d.Pos()), End: w.line(d.End()), Signature: sig(d.Pos())}
-	w.recv, w.rtyp = nil, ""
 	if d.Recv != nil && len(d.Recv.List) > 0 {
 		def.Kind = "method"
 		def.Container = recvType(d.Recv.List[0].Type)
-		w.rtyp = def.Container
-		if names := d.Recv.List[0].Names; len(names) > 0 {
-			w.recv = names[0].Obj
-		}
+		def.Sig = goSig(d.Type, typeParamNames(d.Recv.List[0].Type, d.Type.TypeParams))
 	}
 	if def.Name == "_" {
 		return
@@ -112,58 +157,103 @@ func (w *goWalker) funcDecl(d *ast.FuncDecl, sig func(token.Pos) string) {
 	}
 	w.f.Defs = append(w.f.Defs, def)
 	w.from = def.Key()
-	w.types = map[*ast.Object]string{}
-	w.typed(d.Type.Params)
-	w.typed(d.Type.Results)
+	w.open()
+	// Type parameters are in scope in the signature; the parameters'
+	// types are read before their names are bound (func f(arch arch)).
+	if d.Recv != nil {
+		for _, fl := range d.Recv.List {
+			w.recvParams(fl.Type)
+		}
+	}
+	w.fields(d.Type.TypeParams, false)
 	if d.Recv != nil {
 		for _, fl := range d.Recv.List {
 			w.walk(fl.Type)
 		}
 	}
 	w.walk(d.Type)
-	if d.Body != nil {
-		w.walk(d.Body)
+	if d.Recv != nil {
+		for _, fl := range d.Recv.List {
+			for _, n := range fl.Names {
+				w.bind(n.Name, def.Container)
+			}
+		}
 	}
-	w.recv, w.rtyp, w.types = nil, "", nil
+	w.fields(d.Type.Params, true)
+	w.fields(d.Type.Results, true)
+	if d.Body != nil {
+		// The body shares the parameters' scope, as in the language.
+		w.stmts(d.Body.List)
+	}
+	w.close()
 }
 
-// typed records the declared types of a field list's names.
-func (w *goWalker) typed(fl *ast.FieldList) {
+// recvParams binds the type parameters a receiver names (the T of
+// func (l *List[T]) …).
+func (w *goWalker) recvParams(t ast.Expr) {
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			if id, ok := x.Index.(*ast.Ident); ok {
+				w.bind(id.Name, "")
+			}
+		case *ast.IndexListExpr:
+			for _, i := range x.Indices {
+				if id, ok := i.(*ast.Ident); ok {
+					w.bind(id.Name, "")
+				}
+			}
+		}
+		return
+	}
+}
+
+// fields binds a field list's names, with their declared types when
+// typed (parameters and results).
+func (w *goWalker) fields(fl *ast.FieldList, typed bool) {
 	if fl == nil {
 		return
 	}
 	for _, f := range fl.List {
+		typ := ""
+		if typed {
+			typ = declaredType(f.Type)
+		}
 		for _, n := range f.Names {
-			w.declare(n, f.Type)
+			w.bind(n.Name, typ)
 		}
 	}
 }
 
-// declare records id's type when t names one (T, *T, q.T, G[X]).
-func (w *goWalker) declare(id *ast.Ident, t ast.Expr) {
-	if w.types == nil || id.Obj == nil {
-		return
-	}
+// declaredType is the type name a declaration's type expression shows (T,
+// *T, q.T, G[X]), "" for a predeclared or unnamed type.
+func declaredType(t ast.Expr) string {
 	q, n := typeName(t)
 	switch {
 	case n == "" || (q == "" && goUniverse[n]):
-		return
+		return ""
 	case q != "":
-		w.types[id.Obj] = q + "." + n
-	default:
-		w.types[id.Obj] = n
+		return q + "." + n
 	}
+	return n
 }
 
-// assigned records the type of a local from its initial value when the
-// value shows it: a composite literal T{…} or its address &T{…}.
-func (w *goWalker) assigned(id *ast.Ident, v ast.Expr) {
+// valueType is the type a local's initial value shows: a composite
+// literal T{…} or its address &T{…}.
+func valueType(v ast.Expr) string {
 	if u, ok := v.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		v = u.X
 	}
 	if c, ok := v.(*ast.CompositeLit); ok && c.Type != nil {
-		w.declare(id, c.Type)
+		return declaredType(c.Type)
 	}
+	return ""
 }
 
 func recvType(e ast.Expr) string {
@@ -175,56 +265,77 @@ func (w *goWalker) genDecl(d *ast.GenDecl, sig func(token.Pos) string) {
 	for _, s := range d.Specs {
 		switch s := s.(type) {
 		case *ast.TypeSpec:
-			def := Def{Name: s.Name.Name, Kind: "type", Start: w.line(s.Pos()), End: w.line(s.End()), Signature: sig(s.Pos())}
-			if d.Lparen == token.NoPos {
-				def.Start = w.line(d.Pos())
-				def.Signature = sig(d.Pos())
-			}
-			switch t := s.Type.(type) {
-			case *ast.StructType:
-				def.Kind = "struct"
-				for _, fl := range t.Fields.List {
-					for _, n := range fl.Names {
-						def.Fields = append(def.Fields, n.Name)
-					}
-				}
-			case *ast.InterfaceType:
-				def.Kind = "interface"
-			}
-			if def.Name == "_" {
-				continue
-			}
-			w.f.Defs = append(w.f.Defs, def)
-			w.from = def.Key()
-			w.typeBody(s.Type)
+			w.typeSpec(d, s, sig)
 		case *ast.ValueSpec:
-			kind := "var"
-			if d.Tok == token.CONST {
-				kind = "const"
-			}
-			var keys []string
-			for _, n := range s.Names {
-				if n.Name == "_" || (kind == "const" && w.generated) {
-					continue
-				}
-				def := Def{Name: n.Name, Kind: kind, Start: w.line(s.Pos()), End: w.line(s.End()), Signature: sig(s.Pos())}
-				w.f.Defs = append(w.f.Defs, def)
-				keys = append(keys, def.Key())
-			}
-			if len(keys) == 0 {
-				w.from = ""
-			} else {
-				w.from = keys[0]
-			}
-			if s.Type != nil {
-				w.walk(s.Type)
-			}
-			for _, v := range s.Values {
-				w.walk(v)
-			}
+			w.valueSpec(d, s, sig)
 		}
 	}
 	w.from = ""
+}
+
+func (w *goWalker) typeSpec(d *ast.GenDecl, s *ast.TypeSpec, sig func(token.Pos) string) {
+	def := Def{Name: s.Name.Name, Kind: "type", Start: w.line(s.Pos()), End: w.line(s.End()), Signature: sig(s.Pos())}
+	if d.Lparen == token.NoPos {
+		def.Start = w.line(d.Pos())
+		def.Signature = sig(d.Pos())
+	}
+	switch t := s.Type.(type) {
+	case *ast.StructType:
+		def.Kind = "struct"
+		for _, fl := range t.Fields.List {
+			for _, n := range fl.Names {
+				def.Fields = append(def.Fields, n.Name)
+			}
+		}
+	case *ast.InterfaceType:
+		def.Kind = "interface"
+		def.Methods, def.TypeSet = interfaceMethods(t, typeParamNames(nil, s.TypeParams))
+	}
+	if def.Name == "_" {
+		return
+	}
+	w.f.Defs = append(w.f.Defs, def)
+	w.from = def.Key()
+	w.open()
+	w.typeParams(s.TypeParams)
+	w.typeBody(s.Type)
+	w.close()
+}
+
+// typeParams binds a type declaration's type parameters and walks their
+// constraints.
+func (w *goWalker) typeParams(fl *ast.FieldList) {
+	if fl != nil {
+		w.fields(fl, false)
+		w.walk(fl)
+	}
+}
+
+func (w *goWalker) valueSpec(d *ast.GenDecl, s *ast.ValueSpec, sig func(token.Pos) string) {
+	kind := "var"
+	if d.Tok == token.CONST {
+		kind = "const"
+	}
+	var keys []string
+	for _, n := range s.Names {
+		if n.Name == "_" || (kind == "const" && w.generated) {
+			continue
+		}
+		def := Def{Name: n.Name, Kind: kind, Start: w.line(s.Pos()), End: w.line(s.End()), Signature: sig(s.Pos())}
+		w.f.Defs = append(w.f.Defs, def)
+		keys = append(keys, def.Key())
+	}
+	if len(keys) == 0 {
+		w.from = ""
+	} else {
+		w.from = keys[0]
+	}
+	if s.Type != nil {
+		w.walk(s.Type)
+	}
+	for _, v := range s.Values {
+		w.walk(v)
+	}
 }
 
 // typeBody walks a type declaration, recording embedded fields and
@@ -253,6 +364,30 @@ func (w *goWalker) typeBody(t ast.Expr) {
 	}
 }
 
+// interfaceMethods lists an interface's own methods with their
+// signatures, and reports a type element (a union or ~T), which makes it
+// a constraint.
+func interfaceMethods(t *ast.InterfaceType, tparams map[string]bool) (ms []Method, typeSet bool) {
+	for _, fl := range t.Methods.List {
+		ft, ok := fl.Type.(*ast.FuncType)
+		switch {
+		case ok:
+			for _, n := range fl.Names {
+				ms = append(ms, Method{Name: n.Name, Sig: goSig(ft, tparams)})
+			}
+		case len(fl.Names) == 0:
+			q, n := typeName(fl.Type)
+			switch {
+			case q == "" && n == "error":
+				ms = append(ms, Method{Name: "Error", Sig: "()(string)"})
+			case n == "" || (q == "" && goUniverse[n] && n != "any"):
+				typeSet = true
+			}
+		}
+	}
+	return ms, typeSet
+}
+
 // typeName is the (qualifier, name) of a type expression: T, *T, (T),
 // q.T, G[X].
 func typeName(e ast.Expr) (string, string) {
@@ -279,18 +414,35 @@ func typeName(e ast.Expr) (string, string) {
 	}
 }
 
+// use records one use; a repeat of the same use in the same definition
+// adds to the first one's count.
 func (w *goWalker) use(qual, name, kind string, pos token.Pos) {
-	w.f.Uses = append(w.f.Uses, Use{From: w.from, Qual: qual, Name: name, Kind: kind, Line: w.line(pos)})
+	k := useKey{w.from, qual, name, kind}
+	if i, ok := w.seen[k]; ok {
+		w.f.Uses[i].Count++
+		return
+	}
+	w.seen[k] = len(w.f.Uses)
+	w.f.Uses = append(w.f.Uses, Use{From: w.from, Qual: qual, Name: name, Kind: kind, Line: w.line(pos), Count: 1})
 }
 
-// local reports whether id resolves to a declaration inside a function (a
-// parameter, a variable, a label): the parser has bound it to an object
-// that is not the file scope's.
-func (w *goWalker) local(id *ast.Ident) bool {
-	return id.Obj != nil && w.file.Scope.Lookup(id.Name) != id.Obj
+// stmts walks a statement list in the current scope.
+func (w *goWalker) stmts(list []ast.Stmt) {
+	for _, s := range list {
+		w.walk(s)
+	}
 }
 
-// walk records the uses inside n.
+// scoped walks nodes inside a new scope.
+func (w *goWalker) scoped(nodes ...ast.Node) {
+	w.open()
+	for _, n := range nodes {
+		w.walk(n)
+	}
+	w.close()
+}
+
+// walk records the uses inside n, opening a scope where the language does.
 func (w *goWalker) walk(n ast.Node) {
 	if n == nil {
 		return
@@ -315,29 +467,137 @@ func (w *goWalker) walk(n ast.Node) {
 			}
 			w.walk(n.Value)
 			return false
-		case *ast.AssignStmt:
-			if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
-				for i, l := range n.Lhs {
-					if id, ok := l.(*ast.Ident); ok {
-						w.assigned(id, n.Rhs[i])
-					}
-				}
-			}
-		case *ast.ValueSpec:
-			for i, id := range n.Names {
-				if n.Type != nil {
-					w.declare(id, n.Type)
-				} else if i < len(n.Values) {
-					w.assigned(id, n.Values[i])
-				}
-			}
-		case *ast.FuncLit:
+		case *ast.Field:
+			// Field, parameter and method names are declarations.
 			w.walk(n.Type)
-			w.walk(n.Body)
 			return false
+		default:
+			return w.statement(n)
 		}
 		return true
 	})
+}
+
+// statement walks the statements that declare names or open scopes and
+// reports whether Inspect should descend into n itself.
+func (w *goWalker) statement(n ast.Node) bool {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		w.assign(n)
+	case *ast.DeclStmt:
+		w.localDecl(n.Decl.(*ast.GenDecl))
+	case *ast.BlockStmt:
+		w.open()
+		w.stmts(n.List)
+		w.close()
+	case *ast.IfStmt:
+		w.scoped(n.Init, n.Cond, n.Body, n.Else)
+	case *ast.ForStmt:
+		w.scoped(n.Init, n.Cond, n.Post, n.Body)
+	case *ast.RangeStmt:
+		w.rangeStmt(n)
+	case *ast.SwitchStmt:
+		w.scoped(n.Init, n.Tag, n.Body)
+	case *ast.TypeSwitchStmt:
+		w.scoped(n.Init, n.Assign, n.Body)
+	case *ast.CaseClause:
+		w.open()
+		for _, e := range n.List {
+			w.walk(e)
+		}
+		w.stmts(n.Body)
+		w.close()
+	case *ast.CommClause:
+		w.open()
+		w.walk(n.Comm)
+		w.stmts(n.Body)
+		w.close()
+	case *ast.FuncLit:
+		w.open()
+		w.walk(n.Type)
+		w.fields(n.Type.Params, true)
+		w.fields(n.Type.Results, true)
+		w.stmts(n.Body.List)
+		w.close()
+	case *ast.LabeledStmt:
+		w.walk(n.Stmt)
+	case *ast.BranchStmt:
+	default:
+		return true
+	}
+	return false
+}
+
+// assign walks an assignment; a := binds its left side after its right
+// side is read (x := x names the outer x).
+func (w *goWalker) assign(n *ast.AssignStmt) {
+	for _, r := range n.Rhs {
+		w.walk(r)
+	}
+	if n.Tok != token.DEFINE {
+		for _, l := range n.Lhs {
+			w.walk(l)
+		}
+		return
+	}
+	for i, l := range n.Lhs {
+		id, ok := l.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		typ := ""
+		if len(n.Lhs) == len(n.Rhs) {
+			typ = valueType(n.Rhs[i])
+		}
+		w.bind(id.Name, typ)
+	}
+}
+
+func (w *goWalker) rangeStmt(n *ast.RangeStmt) {
+	w.walk(n.X)
+	w.open()
+	if n.Tok == token.DEFINE {
+		for _, e := range []ast.Expr{n.Key, n.Value} {
+			if id, ok := e.(*ast.Ident); ok {
+				w.bind(id.Name, "")
+			}
+		}
+	} else {
+		w.walk(n.Key)
+		w.walk(n.Value)
+	}
+	w.stmts(n.Body.List)
+	w.close()
+}
+
+// localDecl walks a declaration inside a function: its values are read
+// before its names are bound; a type's name is bound before its body
+// (a type may refer to itself).
+func (w *goWalker) localDecl(d *ast.GenDecl) {
+	for _, s := range d.Specs {
+		switch s := s.(type) {
+		case *ast.ValueSpec:
+			w.walk(s.Type)
+			for _, v := range s.Values {
+				w.walk(v)
+			}
+			for i, id := range s.Names {
+				typ := ""
+				if s.Type != nil {
+					typ = declaredType(s.Type)
+				} else if i < len(s.Values) {
+					typ = valueType(s.Values[i])
+				}
+				w.bind(id.Name, typ)
+			}
+		case *ast.TypeSpec:
+			w.bind(s.Name.Name, "")
+			w.open()
+			w.typeParams(s.TypeParams)
+			w.walk(s.Type)
+			w.close()
+		}
+	}
 }
 
 // target records what a call's function or a referenced expression names.
@@ -358,34 +618,197 @@ func (w *goWalker) target(e ast.Expr, kind string) {
 			e = t.X
 			continue
 		case *ast.Ident:
-			if t.Name == "_" || w.local(t) {
+			if _, local := w.lookup(t.Name); t.Name == "_" || local {
 				return
 			}
 			w.use("", t.Name, kind, t.Pos())
 		case *ast.SelectorExpr:
-			x, ok := t.X.(*ast.Ident)
-			switch {
-			case !ok:
-				w.walk(t.X)
-				if q, n := conversion(t.X); n != "" {
-					// T(v).M or (*T)(v).M: a method of T when T is a type.
-					w.use("#!"+qualified(q, n), t.Sel.Name, kind, t.Sel.Pos())
-				}
-			case w.recv != nil && x.Obj == w.recv:
-				w.use("#"+w.rtyp, t.Sel.Name, kind, t.Sel.Pos())
-			case x.Obj != nil && w.types[x.Obj] != "":
-				w.use("#"+w.types[x.Obj], t.Sel.Name, kind, t.Sel.Pos())
-			case w.local(x):
-				// A method or field of a local value: its type is unknown
-				// without type checking.
-				w.use("?", t.Sel.Name, kind, t.Sel.Pos())
-			default:
-				w.use(x.Name, t.Sel.Name, kind, t.Sel.Pos())
-			}
+			w.selector(t, kind)
 		default:
 			w.walk(e)
 		}
 		return
+	}
+}
+
+// selector records x.Sel: a method of x's declared type, a local of
+// unknown type ("?"), or a qualified name (an import, a package-level
+// variable) for the builder to resolve.
+func (w *goWalker) selector(t *ast.SelectorExpr, kind string) {
+	x, ok := t.X.(*ast.Ident)
+	if !ok {
+		w.walk(t.X)
+		if q, n := conversion(t.X); n != "" {
+			// T(v).M or (*T)(v).M: a method of T when T is a type.
+			w.use("#!"+qualified(q, n), t.Sel.Name, kind, t.Sel.Pos())
+		}
+		return
+	}
+	typ, local := w.lookup(x.Name)
+	switch {
+	case local && typ != "":
+		w.use("#"+typ, t.Sel.Name, kind, t.Sel.Pos())
+	case local:
+		// A method or field of a local value: its type is unknown
+		// without type checking.
+		w.use("?", t.Sel.Name, kind, t.Sel.Pos())
+	default:
+		w.use(x.Name, t.Sel.Name, kind, t.Sel.Pos())
+	}
+}
+
+// goSig writes a function type's parameter and result types, names
+// dropped, "(P1,P2)(R1)"; "?" marks a part it does not write exactly. A named type is written "@q.T" for q.T and
+// "@.T" for a type of the file's own package, so the builder can qualify
+// both with import paths; predeclared types stay bare.
+func goSig(ft *ast.FuncType, tparams map[string]bool) string {
+	var b strings.Builder
+	goSigTo(&b, ft, tparams)
+	return b.String()
+}
+
+func goSigTo(b *strings.Builder, ft *ast.FuncType, tparams map[string]bool) {
+	b.WriteByte('(')
+	goFieldTypes(b, ft.Params, tparams)
+	b.WriteString(")(")
+	goFieldTypes(b, ft.Results, tparams)
+	b.WriteByte(')')
+}
+
+// typeParamNames are the type parameters a receiver and a type
+// parameter list declare; goSig writes them as "?", not compared.
+func typeParamNames(recv ast.Expr, fl *ast.FieldList) map[string]bool {
+	var out map[string]bool
+	add := func(id *ast.Ident) {
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[id.Name] = true
+	}
+	if fl != nil {
+		for _, f := range fl.List {
+			for _, n := range f.Names {
+				add(n)
+			}
+		}
+	}
+	for recv != nil {
+		switch x := recv.(type) {
+		case *ast.StarExpr:
+			recv = x.X
+			continue
+		case *ast.ParenExpr:
+			recv = x.X
+			continue
+		case *ast.IndexExpr:
+			if id, ok := x.Index.(*ast.Ident); ok {
+				add(id)
+			}
+		case *ast.IndexListExpr:
+			for _, i := range x.Indices {
+				if id, ok := i.(*ast.Ident); ok {
+					add(id)
+				}
+			}
+		}
+		recv = nil
+	}
+	return out
+}
+
+func goFieldTypes(b *strings.Builder, fl *ast.FieldList, tparams map[string]bool) {
+	if fl == nil {
+		return
+	}
+	first := true
+	for _, f := range fl.List {
+		for i := 0; i < max(len(f.Names), 1); i++ {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			goType(b, f.Type, tparams)
+		}
+	}
+}
+
+// goType writes a type expression in goSig's notation.
+func goType(b *strings.Builder, e ast.Expr, tp map[string]bool) {
+	switch t := e.(type) {
+	case *ast.Ident:
+		if tp[t.Name] {
+			b.WriteByte('?')
+			return
+		}
+		if goUniverse[t.Name] {
+			b.WriteString(t.Name)
+			return
+		}
+		b.WriteString("@.")
+		b.WriteString(t.Name)
+	case *ast.SelectorExpr:
+		if x, ok := t.X.(*ast.Ident); ok {
+			b.WriteString("@" + x.Name + "." + t.Sel.Name)
+			return
+		}
+		b.WriteString("?")
+	case *ast.StarExpr:
+		b.WriteByte('*')
+		goType(b, t.X, tp)
+	case *ast.ParenExpr:
+		goType(b, t.X, tp)
+	case *ast.Ellipsis:
+		b.WriteString("...")
+		goType(b, t.Elt, tp)
+	case *ast.ArrayType:
+		switch l := t.Len.(type) {
+		case nil:
+			b.WriteString("[]")
+		case *ast.BasicLit:
+			b.WriteString("[" + l.Value + "]")
+		default:
+			// A length of a named constant: not compared.
+			b.WriteString("[?]")
+		}
+		goType(b, t.Elt, tp)
+	case *ast.MapType:
+		b.WriteString("map[")
+		goType(b, t.Key, tp)
+		b.WriteByte(']')
+		goType(b, t.Value, tp)
+	case *ast.ChanType:
+		b.WriteString([...]string{ast.SEND: "chan<- ", ast.RECV: "<-chan ", ast.SEND | ast.RECV: "chan "}[t.Dir])
+		goType(b, t.Value, tp)
+	case *ast.FuncType:
+		b.WriteString("func")
+		goSigTo(b, t, tp)
+	case *ast.IndexExpr:
+		goType(b, t.X, tp)
+		b.WriteByte('[')
+		goType(b, t.Index, tp)
+		b.WriteByte(']')
+	case *ast.IndexListExpr:
+		goType(b, t.X, tp)
+		b.WriteByte('[')
+		for i, x := range t.Indices {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			goType(b, x, tp)
+		}
+		b.WriteByte(']')
+	case *ast.InterfaceType:
+		if len(t.Methods.List) == 0 {
+			b.WriteString("any")
+			return
+		}
+		// An unnamed interface or struct type is not compared: "?"
+		// marks a signature no method is matched on.
+		b.WriteString("interface{?}")
+	case *ast.StructType:
+		b.WriteString("struct{?}")
+	default:
+		b.WriteString("?")
 	}
 }
 

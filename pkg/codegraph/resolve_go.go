@@ -16,17 +16,21 @@ type goPkg struct {
 	fields       map[string]map[string]bool
 	node         int32            // the package's node
 	syms         map[string]int32 // definition key → node
+	deps         map[*goPkg]bool  // the packages of the tree it imports
 }
 
 type goResolver struct {
-	meta  Meta
-	pkgs  []*goPkg
-	byIP  map[string]*goPkg
-	fileP map[string]*goPkg
+	// openEmbeds are the nodes with an embedded type the builder could
+	// not resolve: their method sets are not known whole.
+	openEmbeds map[int32]bool
+	meta       Meta
+	pkgs       []*goPkg
+	byIP       map[string]*goPkg
+	fileP      map[string]*goPkg
 }
 
 func newGoResolver(meta Meta, files []*Facts) *goResolver {
-	r := &goResolver{meta: meta, byIP: map[string]*goPkg{}, fileP: map[string]*goPkg{}}
+	r := &goResolver{meta: meta, byIP: map[string]*goPkg{}, fileP: map[string]*goPkg{}, openEmbeds: map[int32]bool{}}
 	byDir := map[string]map[string][]*Facts{}
 	for _, f := range files {
 		if f.Problem != "" {
@@ -70,7 +74,7 @@ func (r *goResolver) addDir(dir string, clauses map[string][]*Facts) {
 		return a < b
 	})
 	for i, n := range names {
-		p := &goPkg{ip: ip, name: n, files: clauses[n], defs: map[string]Def{}, fields: map[string]map[string]bool{}}
+		p := &goPkg{ip: ip, name: n, files: clauses[n], defs: map[string]Def{}, fields: map[string]map[string]bool{}, deps: map[*goPkg]bool{}}
 		switch {
 		case i == 0:
 		case strings.HasSuffix(n, "_test") && n == names[0]+"_test":
@@ -160,6 +164,7 @@ func (r *goResolver) resolve(o *out) {
 			r.uses(o, p, f)
 		}
 	}
+	r.implements(o)
 }
 
 // nodes adds the package, its symbols and the contains/defines edges.
@@ -194,15 +199,25 @@ func (r *goResolver) nodes(o *out, p *goPkg) {
 // imports binds a file's local package names to import paths and adds
 // the package's import edges.
 func (r *goResolver) imports(o *out, p *goPkg, f *Facts) (names map[string]string, dots []*goPkg) {
-	names = map[string]string{}
 	for _, im := range f.Imports {
 		t := r.byIP[im.Spec]
 		if t != nil {
 			o.edge(p.node, t.node, EdgeImports)
+			p.deps[t] = true
 		} else {
 			ext := o.node("ext:go:"+im.Spec, "external", im.Spec, "", "high", "Go package outside the tree")
 			o.edge(p.node, ext, EdgeImports)
 		}
+	}
+	return r.names(f)
+}
+
+// names binds a file's local package names to import paths, and lists
+// its dot-imported packages of the tree.
+func (r *goResolver) names(f *Facts) (names map[string]string, dots []*goPkg) {
+	names = map[string]string{}
+	for _, im := range f.Imports {
+		t := r.byIP[im.Spec]
 		switch {
 		case im.Alias == ".":
 			if t != nil {
@@ -245,25 +260,29 @@ func (r *goResolver) uses(o *out, p *goPkg, f *Facts) {
 			from = p.sym(u.From)
 		}
 		tp, key, skip := r.target(p, names, dots, u)
+		n := u.times()
 		if skip {
 			continue
 		}
+		if tp == nil && u.Kind == UseEmbed {
+			r.openEmbeds[from] = true
+		}
 		if tp == nil {
 			if u.Qual == "?" {
-				o.untyped++
+				o.untyped += n
 				continue
 			}
-			o.unresolved(from, unresolvedName(u), f.Path, u.Line)
+			o.unresolvedN(from, unresolvedName(u), f.Path, u.Line, n)
 			continue
 		}
 		if u.Qual != "" && !strings.HasPrefix(u.Qual, "#") && u.Qual != "?" && names[u.Qual] == "" {
 			// A package-level variable's field or method: the variable
 			// is referenced, the selector stays unresolved.
-			o.edge(from, p.sym(u.Qual), EdgeReferences)
-			o.unresolved(from, unresolvedName(u), f.Path, u.Line)
+			o.edgeN(from, p.sym(u.Qual), EdgeReferences, n)
+			o.unresolvedN(from, unresolvedName(u), f.Path, u.Line, n)
 			continue
 		}
-		o.edge(from, tp.sym(key), edgeFor(u.Kind, tp.defs[key].Kind))
+		o.edgeN(from, tp.sym(key), edgeFor(u.Kind, tp.defs[key].Kind), n)
 	}
 }
 
