@@ -191,26 +191,8 @@ func (w *goWalker) funcDecl(d *ast.FuncDecl, sig func(token.Pos) string) {
 // recvParams binds the type parameters a receiver names (the T of
 // func (l *List[T]) …).
 func (w *goWalker) recvParams(t ast.Expr) {
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-			continue
-		case *ast.ParenExpr:
-			t = x.X
-			continue
-		case *ast.IndexExpr:
-			if id, ok := x.Index.(*ast.Ident); ok {
-				w.bind(id.Name, "")
-			}
-		case *ast.IndexListExpr:
-			for _, i := range x.Indices {
-				if id, ok := i.(*ast.Ident); ok {
-					w.bind(id.Name, "")
-				}
-			}
-		}
-		return
+	for n := range typeParamNames(t, nil) {
+		w.bind(n, "")
 	}
 }
 
