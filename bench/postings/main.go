@@ -1,13 +1,14 @@
-// Command postings measures the two posting schemes issue 17 asks to choose
-// between, on a real tree, before either is built into the index: folded
-// byte trigrams and folded identifier tokens. For each scheme it reports the
-// build time, the number of keys and postings, the size of the postings
+// Command postings measures posting schemes for the tree index of issue 17
+// on a real tree, before one is built into the index: folded byte trigrams,
+// folded identifier tokens (words and camelCase parts), and spans (from
+// every place pkg/match may start a term to the word's end, -span-cap
+// cutting them). For each scheme it reports the build time, the number of keys and postings, the size of the postings
 // written as delta-coded uvarints, and, for the terms given, how many files
 // the postings leave to read against how many the lane's matcher
 // (pkg/match) really matches, and how many of those the postings would miss
 // (a sound prefilter misses none).
 //
-//	go run ./bench/postings -root "$(go env GOROOT)/src" command runnable parse …
+//	go run ./bench/postings [-span-cap 16] -root "$(go env GOROOT)/src" command runnable parse …
 package main
 
 import (
@@ -27,6 +28,7 @@ import (
 
 func main() {
 	root := flag.String("root", ".", "the tree to measure")
+	flag.IntVar(&spanCap, "span-cap", 0, "cut span keys (and looked-up words) to this many bytes; 0 keeps them whole")
 	flag.Parse()
 	terms := flag.Args()
 	if err := run(*root, terms); err != nil {
@@ -39,6 +41,7 @@ func main() {
 type file struct {
 	grams   []uint32 // distinct folded trigrams
 	tokens  []string // distinct folded tokens
+	spans   []string // distinct folded spans from each possible term start to the word's end
 	matched []bool   // per term: the matcher finds it
 	bytes   int
 	occ     int // token occurrences (words and their parts)
@@ -66,6 +69,7 @@ func run(root string, terms []string) error {
 		fo.grams = trigrams(data)
 		b := time.Now()
 		fo.tokens, fo.occ = tokens(data)
+		fo.spans = spans(data)
 		c := time.Now()
 		m.Scan(data, func(t, s, e int) bool {
 			if t < len(terms) {
@@ -99,6 +103,7 @@ func run(root string, terms []string) error {
 		float64(gramNS)/1e9, float64(tokNS)/1e9, len(terms), float64(matchNS)/1e9)
 	gramPost := map[uint32][]int{}
 	tokPost := map[string][]int{}
+	spanPost := map[string][]int{}
 	for i, fo := range out {
 		if fo == nil {
 			continue
@@ -109,6 +114,9 @@ func run(root string, terms []string) error {
 		for _, t := range fo.tokens {
 			tokPost[t] = append(tokPost[t], i)
 		}
+		for _, t := range fo.spans {
+			spanPost[t] = append(spanPost[t], i)
+		}
 	}
 	gn, gs := postingStats(gramPost)
 	tn, ts := postingStats(tokPost)
@@ -118,17 +126,21 @@ func run(root string, terms []string) error {
 		keyBytes += len(k) + 1
 	}
 	fmt.Printf("tokens: %d keys (%d bytes of keys), %d postings, %d bytes as delta uvarints (%.1f%% of the tree)\n", len(tokPost), keyBytes, tn, ts, 100*float64(ts+keyBytes)/float64(total))
-	dict := make([]string, 0, len(tokPost))
-	for k := range tokPost {
-		dict = append(dict, k)
+	sn, ss := postingStats(spanPost)
+	var spanKeyBytes int
+	for k := range spanPost {
+		spanKeyBytes += len(k) + 1
 	}
-	sort.Strings(dict)
-	fmt.Println("term\tmatched files\ttrigram candidates\ttrigram misses\ttoken candidates\ttoken misses")
-	allM, allG, allT := map[int]bool{}, map[int]bool{}, map[int]bool{}
+	fmt.Printf("spans: %d keys (%d bytes of keys), %d postings, %d bytes as delta uvarints (%.1f%% of the tree)\n", len(spanPost), spanKeyBytes, sn, ss, 100*float64(ss+spanKeyBytes)/float64(total))
+	dict := sortedKeys(tokPost)
+	spanDict := sortedKeys(spanPost)
+	fmt.Println("term\tmatched files\ttrigram candidates\ttrigram misses\ttoken candidates\ttoken misses\tspan candidates\tspan misses")
+	allM, allG, allT, allS := map[int]bool{}, map[int]bool{}, map[int]bool{}, map[int]bool{}
 	for ti, t := range terms {
 		g := gramCandidates(t, gramPost, out)
 		k := tokenCandidates(t, dict, tokPost, out)
-		nm, gm, km := 0, 0, 0
+		sp := tokenCandidates(capSpan(t), spanDict, spanPost, out)
+		nm, gm, km, sm := 0, 0, 0, 0
 		for i, fo := range out {
 			if fo == nil || !fo.matched[ti] {
 				continue
@@ -141,6 +153,12 @@ func run(root string, terms []string) error {
 			if !k[i] {
 				km++
 			}
+			if !sp[i] {
+				sm++
+			}
+		}
+		for i := range sp {
+			allS[i] = true
 		}
 		for i := range g {
 			allG[i] = true
@@ -148,17 +166,18 @@ func run(root string, terms []string) error {
 		for i := range k {
 			allT[i] = true
 		}
-		fmt.Printf("%s\t%d\t%d\t%d\t%d\t%d\n", t, nm, len(g), gm, len(k), km)
+		fmt.Printf("%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\n", t, nm, len(g), gm, len(k), km, len(sp), sm)
 	}
-	fmt.Printf("any term\t%d\t%d\t\t%d\n", len(allM), len(allG), len(allT))
+	fmt.Printf("any term\t%d\t%d\t\t%d\t\t%d\n", len(allM), len(allG), len(allT), len(allS))
 	size := func(set map[int]bool) (n int64) {
 		for i := range set {
 			n += int64(out[i].bytes)
 		}
 		return n
 	}
-	fmt.Printf("bytes to read for any term: matched %d (%.0f%%), trigram candidates %d (%.0f%%), token candidates %d (%.0f%%)\n",
-		size(allM), 100*float64(size(allM))/float64(total), size(allG), 100*float64(size(allG))/float64(total), size(allT), 100*float64(size(allT))/float64(total))
+	fmt.Printf("bytes to read for any term: matched %d (%.0f%%), trigram candidates %d (%.0f%%), token candidates %d (%.0f%%), span candidates %d (%.0f%%)\n",
+		size(allM), 100*float64(size(allM))/float64(total), size(allG), 100*float64(size(allG))/float64(total), size(allT), 100*float64(size(allT))/float64(total),
+		size(allS), 100*float64(size(allS))/float64(total))
 	occ := 0
 	for _, fo := range out {
 		if fo != nil {
@@ -167,6 +186,15 @@ func run(root string, terms []string) error {
 	}
 	fmt.Printf("token occurrences (words and camelCase parts): %d, %.2f per byte of the tree\n", occ, float64(occ)/float64(total))
 	return nil
+}
+
+func sortedKeys(p map[string][]int) []string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func postingStats[K comparable](p map[K][]int) (n, size int) {
@@ -291,4 +319,56 @@ func tokenCandidates(t string, dict []string, post map[string][]int, out []*file
 		set = next
 	}
 	return set
+}
+
+// spanCap cuts span keys; a word longer than it is looked up by its first
+// spanCap bytes, which keeps the lookup sound.
+var spanCap int
+
+func capSpan(s string) string {
+	if spanCap > 0 && len(s) > spanCap {
+		return s[:spanCap]
+	}
+	return s
+}
+
+func isUpperB(b byte) bool { return 'A' <= b && b <= 'Z' }
+func isLowerB(b byte) bool { return 'a' <= b && b <= 'z' }
+func isDigitB(b byte) bool { return '0' <= b && b <= '9' }
+
+// spans are, for every place in a word where pkg/match may start a term
+// (the word's start, a lower-to-upper hump, the last capital of a capital
+// run followed by a lower-case letter, a letter after a digit), the folded
+// rest of the word from there. A term can then be looked up by prefix, so
+// plurals, humps inside the term (goAway for goaway) and longer names
+// (WriteGoAway) are all found; '_' and '.' end a word, so each part after
+// them starts its own spans.
+func spans(data []byte) []string {
+	seen := map[string]struct{}{}
+	for i := 0; i < len(data); {
+		if !isAlnum(data[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(data) && isAlnum(data[j]) {
+			j++
+		}
+		w := data[i:j]
+		for k := range w {
+			start := k == 0 ||
+				isUpperB(w[k]) && !isUpperB(w[k-1]) ||
+				isUpperB(w[k]) && k+1 < len(w) && isLowerB(w[k+1]) ||
+				!isDigitB(w[k]) && isDigitB(w[k-1])
+			if start {
+				seen[capSpan(strings.ToLower(string(w[k:])))] = struct{}{}
+			}
+		}
+		i = j
+	}
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	return out
 }
