@@ -147,12 +147,9 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 
 	// Output goes to a buffered stdout, or to a pending file committed only when
 	// the stream is complete.
-	// Everything written passes the secret redactor (the output boundary:
-	// records and rendered text alike), line by line.
 	var (
 		pending *atomicfile.Pending
 		bw      *bufio.Writer
-		sw      *secret.Writer
 	)
 	if outPath != "" {
 		p, err := atomicfile.Create(outPath, 0o644)
@@ -161,18 +158,23 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 			return Result{Code: t.usageCode()}
 		}
 		pending = p
-		sw = secret.NewWriter(p)
-		bw = bufio.NewWriterSize(sw, 256<<10)
+		bw = bufio.NewWriterSize(p, 256<<10)
 	} else {
-		sw = secret.NewWriter(stdout)
-		bw = bufio.NewWriterSize(sw, 64<<10)
+		bw = bufio.NewWriterSize(stdout, 64<<10)
 	}
-	env.Stdout = bw
-	env.Out = record.NewWriter(bw, filter)
+	// What this stage writes (records it emits, rendered text) passes the
+	// secret redactor, line by line: the output boundary. Records passed
+	// through were written by an upstream stage's boundary (or are the
+	// user's own input) and go out as read, byte for byte (see
+	// docs/decisions/secrets.md).
+	sw := secret.NewWriter(bw)
+	env.Stdout = sw
+	env.Out = record.NewWriter(sw, filter)
+	env.Out.PassTo(sw.Passed())
 
 	runErr := t.Run(ctx, env)
-	flushErr := bw.Flush()
-	if err := sw.Flush(); flushErr == nil {
+	flushErr := sw.Flush()
+	if err := bw.Flush(); flushErr == nil {
 		flushErr = err
 	}
 

@@ -15,6 +15,7 @@ type Filter func(raw []byte) (bool, error)
 type Writer struct {
 	mu     sync.Mutex
 	w      io.Writer
+	pass   io.Writer // where passed-through records go (w when nil)
 	filter Filter
 	buf    []byte
 	n      int
@@ -23,11 +24,24 @@ type Writer struct {
 // NewWriter writes to w; filter may be nil.
 func NewWriter(w io.Writer, filter Filter) *Writer { return &Writer{w: w, filter: filter} }
 
+// PassTo sends passed-through records to p instead of the writer's own
+// stream (the cli passes them around the secret redactor, which only the
+// records a stage emits need). p must be the stream the writer's own
+// stream ends in, so the order of lines is kept.
+func (w *Writer) PassTo(p io.Writer) { w.pass = p }
+
 // Pass writes an upstream record through unchanged.
-func (w *Writer) Pass(l Line) error { return w.write(l.Raw) }
+func (w *Writer) Pass(l Line) error { return w.writeTo(w.passWriter(), l.Raw) }
 
 // PassRaw writes raw record bytes through unchanged.
-func (w *Writer) PassRaw(raw []byte) error { return w.write(raw) }
+func (w *Writer) PassRaw(raw []byte) error { return w.writeTo(w.passWriter(), raw) }
+
+func (w *Writer) passWriter() io.Writer {
+	if w.pass != nil {
+		return w.pass
+	}
+	return w.w
+}
 
 // Emit encodes v and writes it unless the filter drops it.
 func (w *Writer) Emit(v any) error {
@@ -54,11 +68,13 @@ func (w *Writer) Count() int {
 	return w.n
 }
 
-func (w *Writer) write(b []byte) error {
+func (w *Writer) write(b []byte) error { return w.writeTo(w.w, b) }
+
+func (w *Writer) writeTo(out io.Writer, b []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf = append(append(w.buf[:0], b...), '\n')
-	_, err := w.w.Write(w.buf)
+	_, err := out.Write(w.buf)
 	w.n++
 	return err
 }

@@ -1,7 +1,6 @@
 package secret
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -13,19 +12,18 @@ import (
 // something public (a CERTIFICATE) is left alone.
 
 var (
-	keyBeginRE = regexp.MustCompile(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
-	anyBeginRE = regexp.MustCompile(`-----BEGIN ([ A-Z0-9_-]{1,100})-----`)
+	keyBeginRE = lazy(`-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----`)
+	anyBeginRE = lazy(`-----BEGIN ([ A-Z0-9_-]{1,100})-----`)
 	// a body or header line of a PEM block, or its END line
-	pemLineRE = regexp.MustCompile(`^[ \t"'` + "`" + `]*(?:[A-Za-z0-9+/=]{1,100}|[A-Za-z-]{2,40}: [^\n]{0,200}|-----END[ A-Z0-9_-]{0,100}-----)[ \t"'` + "`" + `,;+]*\r?$`)
+	pemLineRE = lazy(`^[ \t"'` + "`" + `]*(?:[A-Za-z0-9+/=]{1,100}|[A-Za-z-]{2,40}: [^\n]{0,200}|-----END[ A-Z0-9_-]{0,100}-----)[ \t"'` + "`" + `,;+]*\r?$`)
 	// escapedBodyRE is the rest of a key written on one line with \n escapes
-	escapedBodyRE = regexp.MustCompile(`^(?:\\(?:r\\)?n|[A-Za-z0-9+/=])*(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`)
-	bodyLineRE    = regexp.MustCompile(`^[ \t]*[A-Za-z0-9+/]{64}[ \t]*\r?$`)
+	escapedBodyRE = lazy(`^(?:\\(?:r\\)?n|[A-Za-z0-9+/=])*(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`)
 )
 
 func findKeyBlocks(text string) []Finding {
 	var out []Finding
 	if strings.Contains(text, "PRIVATE KEY") {
-		for _, m := range keyBeginRE.FindAllStringIndex(text, -1) {
+		for _, m := range keyBeginRE().FindAllStringIndex(text, -1) {
 			// a BEGIN line with no body (a constant naming the header) is no secret
 			if end := keyBlockEnd(text, m[1]); end > m[1] {
 				out = append(out, Finding{Rule: "private-key", Start: m[0], End: end})
@@ -38,7 +36,7 @@ func findKeyBlocks(text string) []Finding {
 // keyBlockEnd returns where the block whose BEGIN line ends at i ends: past
 // its END line, or past its last body line.
 func keyBlockEnd(text string, i int) int {
-	if m := escapedBodyRE.FindStringIndex(text[i:]); m != nil && m[1] > 0 && text[i] == '\\' {
+	if m := escapedBodyRE().FindStringIndex(text[i:]); m != nil && m[1] > 0 && text[i] == '\\' {
 		return i + m[1]
 	}
 	end, pos := i, i
@@ -56,7 +54,7 @@ func keyBlockEnd(text string, i int) int {
 			le = len(text) - pos
 		}
 		line := strings.TrimSuffix(text[pos:pos+le], "\r")
-		if strings.TrimSpace(line) == "" || !pemLineRE.MatchString(line) {
+		if strings.TrimSpace(line) == "" || !pemLineRE().MatchString(line) {
 			return end
 		}
 		pos += len(line)
@@ -85,7 +83,7 @@ func findBodyRuns(text string) []Finding {
 		}
 		line := text[pos : pos+e]
 		switch {
-		case bodyLineRE.MatchString(line):
+		case isBodyLine(line):
 			if start < 0 {
 				start = pos
 			}
@@ -124,6 +122,24 @@ func publicBlockBefore(text string, i int) bool {
 	if k < 0 {
 		return false
 	}
-	m := anyBeginRE.FindStringSubmatch(text[k:])
+	m := anyBeginRE().FindStringSubmatch(text[k:])
 	return m != nil && !strings.Contains(m[1], "PRIVATE")
+}
+
+// isBodyLine reports whether line is a full PEM body line: 64 base64
+// characters between optional blanks (and a trailing \r). A byte loop, not
+// a regexp: it runs on every line of every text.
+func isBodyLine(line string) bool {
+	line = strings.TrimSuffix(line, "\r")
+	line = strings.Trim(line, " \t")
+	if len(line) != 64 {
+		return false
+	}
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/') {
+			return false
+		}
+	}
+	return true
 }

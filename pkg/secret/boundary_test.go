@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"bufio"
 	"bytes"
 	"strings"
 	"testing"
@@ -48,6 +49,32 @@ func TestWriterRedactsAcrossWrites(t *testing.T) {
 	w.Flush()
 	if again.String() != want {
 		t.Fatalf("not idempotent: %q", again.String())
+	}
+}
+
+// Passed lines go out byte for byte and in order; a pass while a partial
+// line waits goes through the redactor with it; Flush reaches a buffer
+// beneath the writer (rtch-mcp flushes each reply through the boundary,
+// and its session hung while replies sat in the buffer under it).
+func TestWriterPassedAndFlush(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("aB3dE5gH7j", 3) + "K9mN1p"
+	var b bytes.Buffer
+	bw := bufio.NewWriter(&b)
+	w := NewWriter(bw)
+	p := w.Passed()
+	w.Write([]byte("emitted " + tok + "\n"))
+	p.Write([]byte("passed " + tok + "\n"))
+	w.Write([]byte("partial "))
+	p.Write([]byte(tok + "\n"))
+	if b.Len() != 0 {
+		t.Fatalf("written before Flush: %q", b.String())
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := "emitted [REDACTED:github-pat]\npassed " + tok + "\npartial [REDACTED:github-pat]\n"
+	if b.String() != want {
+		t.Fatalf("got %q\nwant %q", b.String(), want)
 	}
 }
 

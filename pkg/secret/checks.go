@@ -2,24 +2,23 @@ package secret
 
 import (
 	"math"
-	"regexp"
 	"strings"
 )
 
 // placeholderRE recognises documentation placeholders and template
 // references, which are not secrets.
-var placeholderRE = regexp.MustCompile(`(?i)^(?:\$|\{|<|%|\[|\*)|\$\{|\{\{|xxxx|\*\*\*|\.\.\.|example|changeme|change_me|your[_-]|my[_-]?(?:password|secret|token)|placeholder|dummy|redacted|^(?:pass(?:word)?|passwd|pwd|secret|token|test|user|username|admin|root|foo|bar|none|null|nil|true|false|empty|required|optional|string|str|bool|int|env)$`)
+var placeholderRE = lazy(`(?i)^(?:\$|\{|<|%|\[|\*)|\$\{|\{\{|xxxx|\*\*\*|\.\.\.|example|changeme|change_me|your[_-]|my[_-]?(?:password|secret|token)|placeholder|dummy|redacted|^(?:pass(?:word)?|passwd|pwd|secret|token|test|user|username|admin|root|foo|bar|none|null|nil|true|false|empty|required|optional|string|str|bool|int|env)$`)
 
-func notPlaceholder(s string) bool { return !placeholderRE.MatchString(s) }
+func notPlaceholder(s string) bool { return !placeholderRE().MatchString(s) }
 
 // codeRefRE is a value that reads as code, not as a literal: a dotted
 // selector (cfg.Password), a call, an environment reference.
-var codeRefRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_?(?:password|passwd|pwd|pass)$`)
+var codeRefRE = lazy(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_?(?:password|passwd|pwd|pass)$`)
 
 // plainPassword accepts any non-placeholder value given to a password key,
 // low entropy included (password: hunter2), unless it reads as code.
 func plainPassword(s string) bool {
-	return notPlaceholder(s) && !codeRefRE.MatchString(s)
+	return notPlaceholder(s) && !codeRefRE().MatchString(s)
 }
 
 // quotedSecret accepts a quoted literal that looks random: at least 8

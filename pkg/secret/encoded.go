@@ -59,9 +59,7 @@ func findEncoded(text string) []Finding {
 		if !ok {
 			continue
 		}
-		lower := asciiLower(dec)
-		fs := append(defaultRules().find(dec, lower), findExtra(dec, lower)...)
-		if len(fs) > 0 {
+		if fs := findPlain(dec); len(fs) > 0 {
 			out = append(out, Finding{Rule: "base64-" + fs[0].Rule, Start: m[0], End: m[1]})
 		}
 	}

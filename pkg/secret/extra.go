@@ -3,7 +3,14 @@ package secret
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
+
+// lazy compiles a pattern the first time it is used: a tool run pays at
+// start-up for every package-level regexp, used or not.
+func lazy(src string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(src) })
+}
 
 // extraRule is a format the gitleaks default set does not cover. Every match
 // contains one of need (lowercase literals): a rule whose literals are all
@@ -12,9 +19,12 @@ import (
 type extraRule struct {
 	id    string
 	need  []string
-	re    *regexp.Regexp
+	re    func() *regexp.Regexp // compiled on first use
 	group int
 	check func(string) bool
+	// assign says every match is a name followed by an assignment: a
+	// keyword hit is kept only when its identifier is (assignedAt).
+	assign bool
 }
 
 // passKey is an identifier that ends in a password word: db_password,
@@ -24,46 +34,46 @@ const passKey = `[A-Za-z0-9_.-]*(?i:password|passwd|pwd|pass)`
 
 var extraRules = []extraRule{
 	// a password literal, whatever its entropy: password: "hunter2", "pass": "x1"
-	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 2, check: plainPassword,
-		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9_])` + passKey + `["']?[ \t]*(?::=|=>|=|:)[ \t]*(["'` + "`" + `])([^"'` + "`" + `\s\\]{3,200})["'` + "`" + `]`)},
+	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 2, assign: true, check: plainPassword,
+		re: lazy(`(?:^|[^A-Za-z0-9_])` + passKey + `["']?[ \t]*(?::=|=>|=|:)[ \t]*(["'` + "`" + `])([^"'` + "`" + `\s\\]{3,200})["'` + "`" + `]`)},
 	// the same unquoted, as the whole rest of a config line: password: hunter2, DB_PASSWORD=hunter2
-	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 1, check: plainPassword,
-		re: regexp.MustCompile(`(?m)^[ \t-]*(?:export[ \t]+)?` + passKey + `[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})[ \t]*(?:#.*)?\r?$`)},
+	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 1, assign: true, check: plainPassword,
+		re: lazy(`(?m)^[ \t-]*(?:export[ \t]+)?` + passKey + `[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})[ \t]*(?:#.*)?\r?$`)},
 	// the same in prose or after other text on the line: "the staging
 	// password: hunter2" (password words only: "first pass: compute" is prose)
-	{id: "password-assignment", need: []string{"passw", "pwd"}, group: 1, check: plainPassword,
-		re: regexp.MustCompile(`(?:^|[\s,;({])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})(?:[\s,;]|$)`)},
+	{id: "password-assignment", need: []string{"passw", "pwd"}, group: 1, assign: true, check: plainPassword,
+		re: lazy(`(?:^|[\s,;({])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})(?:[\s,;]|$)`)},
 	// .netrc, on one line or several: machine h login u password p
 	{id: "netrc-password", need: []string{"login"}, group: 1, check: notPlaceholder,
-		re: regexp.MustCompile(`(?s)\blogin\s+\S+\s+password\s+(\S+)`)},
+		re: lazy(`(?s)\blogin\s+\S+\s+password\s+(\S+)`)},
 	// Docker config.json credentials: "auth": "dXNlcjpwYXNz"
 	{id: "docker-config-auth", need: []string{`"auth"`, `"identitytoken"`}, group: 1,
-		re: regexp.MustCompile(`"(?:auth|identitytoken)"\s*:\s*"([A-Za-z0-9+/=._-]{8,})"`)},
+		re: lazy(`"(?:auth|identitytoken)"\s*:\s*"([A-Za-z0-9+/=._-]{8,})"`)},
 	// GCP service-account key id
 	{id: "gcp-private-key-id", need: []string{"private_key_id"}, group: 1,
-		re: regexp.MustCompile(`"private_key_id"\s*:\s*"([0-9a-fA-F]{20,})"`)},
+		re: lazy(`"private_key_id"\s*:\s*"([0-9a-fA-F]{20,})"`)},
 	// kubeconfig: client-key-data (the user's private key, base64)
 	{id: "kubeconfig-key-data", need: []string{"client-key-data"}, group: 1,
-		re: regexp.MustCompile(`client-key-data["']?\s*:\s*["']?([A-Za-z0-9+/=]{16,})`)},
+		re: lazy(`client-key-data["']?\s*:\s*["']?([A-Za-z0-9+/=]{16,})`)},
 	// AWS STS session tokens, by name or by their fixed prefixes
-	{id: "aws-session-token", need: []string{"session"}, group: 1,
-		re: regexp.MustCompile(`(?i)aws_?session_?token["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40,})`)},
+	{id: "aws-session-token", need: []string{"session"}, group: 1, assign: true,
+		re: lazy(`(?i)aws_?session_?token["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40,})`)},
 	{id: "aws-session-token", need: []string{"fwogzxivyxdz", "iqojb3jpz2lux2vj"},
-		re: regexp.MustCompile(`\b(?:FwoGZXIvYXdz|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{60,}`)},
-	{id: "aws-secret-access-key", need: []string{"aws"}, group: 1,
-		re: regexp.MustCompile(`(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
+		re: lazy(`\b(?:FwoGZXIvYXdz|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{60,}`)},
+	{id: "aws-secret-access-key", need: []string{"aws"}, group: 1, assign: true,
+		re: lazy(`(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
 	{id: "azure-storage-key", need: []string{"accountkey="}, group: 1,
-		re: regexp.MustCompile(`(?i)AccountKey=([A-Za-z0-9+/]{86}==)`)},
+		re: lazy(`(?i)AccountKey=([A-Za-z0-9+/]{86}==)`)},
 	{id: "azure-sas-signature", need: []string{"sig="}, group: 1,
-		re: regexp.MustCompile(`[?&]sig=([A-Za-z0-9%+/=]{40,})`)},
+		re: lazy(`[?&]sig=([A-Za-z0-9%+/=]{40,})`)},
 	{id: "url-credentials", need: []string{"://"}, group: 1, check: notPlaceholder,
-		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@"']{1,100}:([^\s/@"']{1,200})@`)},
+		re: lazy(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@"']{1,100}:([^\s/@"']{1,200})@`)},
 	// a quoted high-entropy literal assigned to a name ending in a secret word
-	{id: "secret-assignment", need: secretWords, group: 1, check: quotedSecret,
-		re: regexp.MustCompile(secretKeyword + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
+	{id: "secret-assignment", need: secretWords, group: 1, assign: true, check: quotedSecret,
+		re: lazy(secretKeyword + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
 	// the same unquoted (env files, YAML, shell): long and high-entropy
-	{id: "secret-assignment", need: secretWords, group: 1, check: bareSecret,
-		re: regexp.MustCompile(secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
+	{id: "secret-assignment", need: secretWords, group: 1, assign: true, check: bareSecret,
+		re: lazy(secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
 }
 
 // secretWords are the literals (lowercase) every secretKeyword match holds.
@@ -75,17 +85,17 @@ var secretWords = []string{"password", "passwd", "pwd", "secret", "token", "apik
 // in one.
 const secretKeyword = `(?i)(?:password|passwd|pwd|secret_?key|secret|token|api_?key|apikey|access_?key|private_?key|auth_?key|credentials?)s?\b`
 
-func findExtra(text, lower string) []Finding {
+// findExtra runs the extra rules on the windows around their literal hits
+// (hits[i] for extraRules[i]), then the multi-line key rules.
+func findExtra(text string, hits [][]int) []Finding {
 	var out []Finding
-	for _, r := range extraRules {
-		if !containsAny(lower, r.need) {
-			continue
-		}
+	for i, h := range hits {
+		r := extraRules[i]
 		more := 1
 		if r.id == "netrc-password" {
 			more = 3 // login and password may be on lines of their own
 		}
-		for _, w := range hitWindows(text, lower, r.need, more) {
+		for _, w := range windowsAt(text, h, more) {
 			out = append(out, r.findIn(text, w)...)
 		}
 	}
@@ -97,7 +107,7 @@ func findExtra(text, lower string) []Finding {
 func (r extraRule) findIn(text string, w span) []Finding {
 	var out []Finding
 	{
-		for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
+		for _, m := range r.re().FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
 			for k := range m {
 				if m[k] >= 0 {
 					m[k] += w.lo
@@ -130,11 +140,28 @@ func firstGroup(m []int, g int) (int, int) {
 	return -1, -1
 }
 
-func containsAny(s string, lits []string) bool {
-	for _, l := range lits {
-		if strings.Contains(s, l) {
-			return true
-		}
+// assignedAt reports whether the identifier holding text[i] is followed by
+// an assignment: an optional closing quote, white space, then = or : (which
+// begins :=, => and == too). Every match of an assign rule has that shape
+// after its keyword, and the keyword ends where its identifier ends, so a
+// hit that fails this cannot start a match: in source code most hits of
+// "token" or "secret" are selectors and calls, and the regexp is not run on
+// their lines.
+func assignedAt(text string, i int) bool {
+	j := i
+	for j < len(text) && isWordByte(text[j]) {
+		j++
 	}
-	return false
+	if j < len(text) && (text[j] == '"' || text[j] == '\'') {
+		j++
+	}
+	for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r' || text[j] == '\f') {
+		j++
+	}
+	return j < len(text) && (text[j] == '=' || text[j] == ':')
+}
+
+// isWordByte is regexp's \w: an ASCII letter, digit or underscore.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }

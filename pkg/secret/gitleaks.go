@@ -3,13 +3,10 @@ package secret
 import (
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
-
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
-	"github.com/BurntSushi/toml"
-	gitleaks "github.com/zricethezav/gitleaks/v8/config"
 )
 
 // gitleaksFile is the part of gitleaks' default configuration (its
@@ -40,22 +37,46 @@ type gitleaksAllow struct {
 	Commits     []string `toml:"commits"`
 }
 
-// ruleSet is the compiled rule set. Each rule's regexp is compiled the first
-// time one of its keywords occurs in a text: compiling all 200-odd patterns
-// takes ~100 ms, more than most tool runs spend on redaction.
+// ruleSet is the rule set, compiled as it is used. Each rule's regexp and
+// allowlists are compiled the first time one of its keywords occurs in a
+// text, the global allowlist the first time any rule matches: compiling all
+// 200-odd patterns takes ~250 ms, and every tool run pays what is done at
+// start-up (six stages in a lane), so the start-up work is building the
+// keyword trie from a Go table (rules_gitleaks.go), not decoding TOML.
 type ruleSet struct {
 	rules  []*rule
-	global []*allow
-	trie   *ahocorasick.Trie
-	// byKeyword maps a lowercase keyword to the rules it enables.
-	byKeyword map[string][]int
+	global func() []*allow
+	// trie holds every literal that enables a rule: gitleaks' keywords and
+	// the extra rules' literals, so one pass over a text finds them all.
+	trie *matcher
+	// enables[p] are the rules pattern p of the trie enables.
+	enables [][]ruleRef
+}
+
+// ruleRef names a gitleaks rule (rules[i]) or an extra rule
+// (extraRules[i]).
+type ruleRef struct {
+	extra bool
+	i     int
 }
 
 type rule struct {
-	src   gitleaksRule
+	src gitleaksRule
+	// gate, when set, drops keyword hits that cannot start a match (gates.go)
+	gate  func(text string, at, n int) bool
 	once  sync.Once
 	re    *regexp.Regexp
 	allow []*allow
+}
+
+// compile compiles the rule's regexp and allowlists once. The patterns are
+// gitleaks' own (TestGitleaksTable compiles every one), so an error here is
+// a broken module, not bad input.
+func (r *rule) compile() {
+	r.once.Do(func() {
+		r.re = regexp.MustCompile(r.src.Regex)
+		r.allow = mustAllows(r.src.Allowlists)
+	})
 }
 
 type allow struct {
@@ -73,53 +94,85 @@ var (
 	loaded   *ruleSet
 )
 
-// defaultRules parses gitleaks' default configuration once. It cannot fail
-// at run time: TestDefaultRulesLoad guards the embedded file.
+// defaultRules builds gitleaks' default rules (the table generated from
+// its config package) once.
 func defaultRules() *ruleSet {
-	loadOnce.Do(func() {
-		rs, err := parseRules(gitleaks.DefaultConfig)
-		if err != nil {
-			panic("secret: gitleaks default config: " + err.Error())
-		}
-		loaded = rs
-	})
+	loadOnce.Do(func() { loaded = buildRules(gitleaksTable) })
 	return loaded
 }
 
-func parseRules(src string) (*ruleSet, error) {
-	var f gitleaksFile
-	if _, err := toml.Decode(src, &f); err != nil {
-		return nil, err
-	}
-	rs := &ruleSet{byKeyword: map[string][]int{}}
-	var err error
-	if rs.global, err = compileAllows([]gitleaksAllow{f.Allowlist}); err != nil {
-		return nil, err
-	}
+func buildRules(f gitleaksFile) *ruleSet {
+	rs := &ruleSet{}
+	rs.global = sync.OnceValue(func() []*allow { return mustAllows([]gitleaksAllow{f.Allowlist}) })
 	var kws []string
-	sort.SliceStable(f.Rules, func(i, j int) bool { return !isGeneric(f.Rules[i].ID) && isGeneric(f.Rules[j].ID) })
-	for _, gr := range f.Rules {
+	pattern := map[string]int{}
+	enable := func(k string, ref ruleRef) {
+		p, ok := pattern[k]
+		if !ok {
+			p = len(kws)
+			pattern[k] = p
+			kws = append(kws, k)
+			rs.enables = append(rs.enables, nil)
+		}
+		rs.enables[p] = append(rs.enables[p], ref)
+	}
+	rules := slices.Clone(f.Rules)
+	sort.SliceStable(rules, func(i, j int) bool { return !isGeneric(rules[i].ID) && isGeneric(rules[j].ID) })
+	for _, gr := range rules {
 		// Rules bound to file paths (and path-only rules) need a file name the
 		// redactor is not given; rules without keywords would run on every
 		// text; the default set has neither kind beyond five path rules.
 		if gr.Regex == "" || gr.Path != "" || gr.SkipReport || len(gr.Keywords) == 0 {
 			continue
 		}
-		r := &rule{src: gr}
-		if r.allow, err = compileAllows(gr.Allowlists); err != nil {
-			return nil, err
-		}
+		r := &rule{src: gr, gate: hitGates[gr.ID]}
 		for _, k := range gr.Keywords {
-			k = strings.ToLower(k)
-			if _, ok := rs.byKeyword[k]; !ok {
-				kws = append(kws, k)
-			}
-			rs.byKeyword[k] = append(rs.byKeyword[k], len(rs.rules))
+			enable(strings.ToLower(k), ruleRef{i: len(rs.rules)})
 		}
 		rs.rules = append(rs.rules, r)
 	}
-	rs.trie = ahocorasick.NewTrieBuilder().AddStrings(kws).Build()
-	return rs, nil
+	for i, r := range extraRules {
+		for _, k := range r.need {
+			enable(k, ruleRef{extra: true, i: i})
+		}
+	}
+	rs.trie = newMatcher(kws)
+	return rs
+}
+
+// keywordHits returns the offsets of the enabling literals in text (ASCII
+// case folded), per gitleaks rule and per extra rule, in one pass; a rule
+// with a gate keeps only the hits its gate passes. Both are nil when
+// nothing was hit, as for most strings of a record.
+func (rs *ruleSet) keywordHits(text string) (gl, ex [][]int) {
+	rs.trie.each(text, func(at, n, p int) {
+		for _, ref := range rs.enables[p] {
+			if ref.extra {
+				if r := &extraRules[ref.i]; gatesOff || !r.assign || assignedAt(text, at) {
+					if ex == nil {
+						ex = make([][]int, len(extraRules))
+					}
+					ex[ref.i] = append(ex[ref.i], at)
+				}
+				continue
+			}
+			if g := rs.rules[ref.i].gate; gatesOff || g == nil || g(text, at, n) {
+				if gl == nil {
+					gl = make([][]int, len(rs.rules))
+				}
+				gl[ref.i] = append(gl[ref.i], at)
+			}
+		}
+	})
+	return gl, ex
+}
+
+func mustAllows(as []gitleaksAllow) []*allow {
+	out, err := compileAllows(as)
+	if err != nil {
+		panic("secret: gitleaks allowlist: " + err.Error())
+	}
+	return out
 }
 
 // isGeneric says a rule names no format (generic-api-key): where a
@@ -145,31 +198,23 @@ func compileAllows(as []gitleaksAllow) ([]*allow, error) {
 	return out, nil
 }
 
-// find runs the rules whose keywords occur in lower (text lowercased) the
-// way gitleaks' detector does: the secret is the rule's secret group (else
-// the first non-empty group, else the match), kept only above the rule's
-// entropy and outside every allowlist.
-func (rs *ruleSet) find(text, lower string) []Finding {
-	hits := map[int][]int{} // rule → keyword offsets
-	for _, m := range rs.trie.MatchString(lower) {
-		for _, i := range rs.byKeyword[m.MatchString()] {
-			hits[i] = append(hits[i], int(m.Pos()))
-		}
-	}
+// find runs the gitleaks rules on the windows around their keyword hits
+// the way gitleaks' detector does: the secret is the rule's secret group
+// (else the first non-empty group, else the match), kept only above the
+// rule's entropy and outside every allowlist.
+func (rs *ruleSet) find(text string, hits [][]int) []Finding {
 	var out []Finding
-	for i := range rs.rules {
-		if h := hits[i]; len(h) > 0 {
-			for _, w := range windowsAt(text, h, 1) {
-				out = append(out, rs.rules[i].find(text, w, rs.global)...)
-			}
+	for i, h := range hits {
+		for _, w := range windowsAt(text, h, 1) {
+			out = append(out, rs.rules[i].find(text, w, rs.global)...)
 		}
 	}
 	return out
 }
 
 // find runs the rule on the window w of text; offsets are text's.
-func (r *rule) find(text string, w span, global []*allow) []Finding {
-	r.once.Do(func() { r.re = regexp.MustCompile(r.src.Regex) })
+func (r *rule) find(text string, w span, global func() []*allow) []Finding {
+	r.compile()
 	var out []Finding
 	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
 		for k := range m {
@@ -193,7 +238,7 @@ func (r *rule) find(text string, w span, global []*allow) []Finding {
 			continue
 		}
 		match, line := text[m[0]:m[1]], lineAround(text, m[0], m[1])
-		if allowed(global, secret, match, line) || allowed(r.allow, secret, match, line) {
+		if allowed(global(), secret, match, line) || allowed(r.allow, secret, match, line) {
 			continue
 		}
 		out = append(out, Finding{Rule: r.src.ID, Start: lo, End: hi})

@@ -36,15 +36,17 @@ type Finding struct {
 // Find returns the secrets in text, sorted by offset and non-overlapping
 // (overlapping findings are merged under the first one's rule).
 func Find(text string) []Finding {
-	if text == "" {
+	if text == "" || !enabled {
 		return nil
 	}
-	lower := asciiLower(text)
-	var fs []Finding
-	fs = append(fs, defaultRules().find(text, lower)...)
-	fs = append(fs, findExtra(text, lower)...)
-	fs = append(fs, findEncoded(text)...)
-	return merge(fs)
+	return merge(append(findPlain(text), findEncoded(text)...))
+}
+
+// findPlain runs every rule on text as written (not decoding base64).
+func findPlain(text string) []Finding {
+	rs := defaultRules()
+	gl, ex := rs.keywordHits(text)
+	return append(rs.find(text, gl), findExtra(text, ex)...)
 }
 
 // Redact replaces every secret in text with Mark(rule), one mark for each
@@ -141,15 +143,4 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// asciiLower lowercases ASCII letters only, keeping byte offsets.
-func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
 }

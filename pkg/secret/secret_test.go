@@ -207,7 +207,8 @@ func TestDefaultRulesLoad(t *testing.T) {
 		t.Fatalf("%d gitleaks rules loaded", len(rs.rules))
 	}
 	for _, r := range rs.rules {
-		r.once.Do(func() { r.re = mustCompile(t, r.src.ID, r.src.Regex) })
+		mustCompile(t, r.src.ID, r.src.Regex)
+		r.compile()
 	}
 }
 
@@ -217,4 +218,12 @@ func mustCompile(t *testing.T, id, src string) *regexp.Regexp {
 		t.Fatalf("rule %s: %v", id, err)
 	}
 	return re
+}
+
+// TestRedactionEnabled fails in a build with the rtch_noredact tag, the
+// measurement build: such binaries must never pass for the real ones.
+func TestRedactionEnabled(t *testing.T) {
+	if !enabled {
+		t.Fatal("built with -tags rtch_noredact: redaction is off")
+	}
 }

@@ -41,23 +41,6 @@ func addWindow(ws []span, w span) []span {
 	return append(ws, w)
 }
 
-// hitWindows returns the merged windows around every occurrence in lower
-// of any literal in need.
-func hitWindows(text, lower string, need []string, more int) []span {
-	var hits []int
-	for _, n := range need {
-		for i := 0; ; {
-			k := strings.Index(lower[i:], n)
-			if k < 0 {
-				break
-			}
-			hits = append(hits, i+k)
-			i += k + len(n)
-		}
-	}
-	return windowsAt(text, hits, more)
-}
-
 func windowsAt(text string, hits []int, more int) []span {
 	if len(hits) == 0 {
 		return nil

@@ -41,20 +41,47 @@ func (w *Writer) Write(p []byte) (int, error) {
 	return n, nil
 }
 
-// Flush redacts and writes a partial last line, if any.
-func (w *Writer) Flush() error {
-	if len(w.partial) == 0 {
-		return nil
+// Passed returns the writer for lines an upstream boundary already
+// redacted (the records a stage passes through): each Write of whole lines
+// goes out as is, after whatever this Writer holds, so the order of lines
+// is kept. A pass while a partial line is pending goes through the redactor
+// with it.
+func (w *Writer) Passed() io.Writer { return passed{w} }
+
+type passed struct{ w *Writer }
+
+func (p passed) Write(b []byte) (int, error) {
+	if len(p.w.partial) > 0 || !bytes.HasSuffix(b, []byte("\n")) {
+		return p.w.Write(b)
 	}
-	_, err := w.w.Write(Line(w.partial))
-	w.partial = w.partial[:0]
-	return err
+	if _, err := p.w.w.Write(b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// Flush redacts and writes a partial last line, if any, then flushes the
+// writer beneath when it buffers (has a Flush method): a caller that flushes
+// the boundary to hand a reply over at once (rtch-mcp's replies) must see it
+// leave the process, not wait in a buffer under the redactor.
+func (w *Writer) Flush() error {
+	if len(w.partial) > 0 {
+		_, err := w.w.Write(Line(w.partial))
+		w.partial = w.partial[:0]
+		if err != nil {
+			return err
+		}
+	}
+	if f, ok := w.w.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
 }
 
 // Line redacts one output line (its terminator included, if any).
 func Line(line []byte) []byte {
 	body := bytes.TrimRight(line, "\r\n")
-	if len(body) < minSecretLen {
+	if len(body) < minSecretLen || !enabled {
 		return line
 	}
 	if t := bytes.TrimLeft(body, " \t"); len(t) > 0 && (t[0] == '{' || t[0] == '[') {

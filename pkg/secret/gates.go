@@ -1,0 +1,53 @@
+package secret
+
+// Gates drop keyword hits that cannot start a match before any regexp runs
+// (gitleaks itself only checks that a keyword occurs somewhere). Each gate
+// is exact about what follows its rule's keyword, so it never drops a hit
+// the rule's regexp would match on: TestGatesKeepEveryFinding compares
+// Find with and without them over GOROOT's net/http and the test texts.
+// They matter on source code, where "key", "token" and "s." occur on most
+// lines and almost never before a secret.
+
+// gatesOff runs every rule on every hit (TestGatesKeepEveryFinding).
+var gatesOff = false
+
+// hitGates are the gates of gitleaks rules, by rule id.
+var hitGates = map[string]func(text string, at, n int) bool{
+	"generic-api-key":     operatorFollows,
+	"vault-service-token": vaultTokenFollows,
+}
+
+// operatorFollows is generic-api-key's gate. After its keyword the rule
+// reads (?:[ \t\w.-]{0,20})[\s'"]{0,3} and then an operator (=, >, :=, ::=,
+// ||, :, =>, ?=, ","): the first byte after the keyword that is none of
+// those filler bytes must open the operator, within 23 bytes.
+func operatorFollows(text string, at, n int) bool {
+	for k, steps := at+n, 0; k < len(text) && steps <= 23; k, steps = k+1, steps+1 {
+		switch c := text[k]; {
+		case c == '=' || c == '>' || c == ':' || c == '|' || c == '?' || c == ',':
+			return true
+		case isWordByte(c) || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '.' || c == '-' || c == '\'' || c == '"':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// vaultTokenFollows is vault-service-token's gate: its keyword "s." starts
+// a match only before 24 letters or digits (s\.(?i:[a-z0-9]{24})); "hvs."
+// hits are kept.
+func vaultTokenFollows(text string, at, n int) bool {
+	if n != 2 {
+		return true
+	}
+	if at+2+24 > len(text) {
+		return false
+	}
+	for _, c := range []byte(text[at+2 : at+2+24]) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

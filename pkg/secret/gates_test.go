@@ -1,0 +1,88 @@
+package secret
+
+import (
+	"fmt"
+	mrand "math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// gateTexts are assignments of secret-shaped values to every keyword the
+// gates look after, in every spelling of the operators and fillers the
+// rules allow, one per line and also split over two lines.
+func gateTexts() []string {
+	f := fake{mrand.New(mrand.NewPCG(9, 9))}
+	names := []string{"access", "api", "API", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token",
+		"db_password", "clientSecret", "api_key", "AWS_SECRET_ACCESS_KEY", "aws_session_token", "pwd", "pass", "my.auth.key", "private_key"}
+	ops := []string{"=", ":", ":=", "=>", "::=", "||", "?=", ",", ">", " = ", ": ", "\t=\t", `": "`, `' => '`, " \n= ", ":\n  "}
+	fills := []string{"", "s", "_v2", " value", ".x", "-id", `"`, `'`, "  \t"}
+	var texts []string
+	for _, n := range names {
+		for _, o := range ops {
+			for _, fl := range fills {
+				v := f.s(alnum, 32)
+				texts = append(texts,
+					fmt.Sprintf("%s%s%s\"%s\"\n", n, fl, o, v),
+					fmt.Sprintf("x.%s%s%s%s;\n", n, fl, o, v),
+					fmt.Sprintf("s.%s %s%s s.%s\n", f.s(alnum, 24), n, o, f.s(alnum, 30)))
+			}
+		}
+	}
+	texts = append(texts, "token := s."+f.s(alnum, 24)+"\nhvs."+f.s(alnum, 100)+"\n")
+	// thirty lines a text: the rules see each line's window as alone
+	var out []string
+	for i := 0; i < len(texts); i += 30 {
+		out = append(out, strings.Join(texts[i:min(i+30, len(texts))], ""))
+	}
+	return out
+}
+
+// TestGatesKeepEveryFinding holds the gates to their claim: Find gives the
+// same findings with and without them, on the assignment texts and on Go
+// files of GOROOT's net/http.
+func TestGatesKeepEveryFinding(t *testing.T) {
+	texts := gateTexts()
+	// without gates the generic rule runs on every "key" and "token" line,
+	// seconds over all of net/http: its larger files, ~470 KB, suffice
+	for _, name := range []string{"server.go", "transport.go", "request.go", "client.go", "fs.go", "cookie.go", "header.go", "clientserver_test.go"} {
+		b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", name))
+		if err != nil {
+			t.Logf("GOROOT/src/net/http: %v; assignment texts only", err)
+			continue
+		}
+		texts = append(texts, string(b))
+	}
+	found := 0
+	for _, text := range texts {
+		gated := Find(text)
+		gatesOff = true
+		all := Find(text)
+		gatesOff = false
+		if !slices.Equal(gated, all) {
+			t.Errorf("gates change the findings of %.200q:\nwith    %v\nwithout %v", text, gated, all)
+		}
+		found += len(all)
+	}
+	if found < 4*len(texts) {
+		t.Fatalf("only %d findings in %d texts: the texts no longer hold secrets", found, len(texts))
+	}
+}
+
+func TestOperatorFollows(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"key = x", true}, {"key\n  : x", true}, {`key": "x`, true}, {"key, ok := m[k]", true},
+		{"key)", false}, {"key(x) = 1", false}, {"key" + strings.Repeat(" ", 24) + "=", false},
+		{"key" + strings.Repeat("a", 23) + "=", true},
+	} {
+		if got := operatorFollows(c.text, 0, 3); got != c.want {
+			t.Errorf("operatorFollows(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
