@@ -24,6 +24,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/secret"
 )
 
 // Exit codes shared by every binary.
@@ -143,7 +144,7 @@ func (e *Env) Hintf(format string, args ...any) {
 // there is one.
 func (e *Env) Progressf(format string, args ...any) {
 	if e.progress != nil {
-		e.progress(e.Tool.Name + ": " + fmt.Sprintf(format, args...))
+		e.progress(secret.String(e.Tool.Name + ": " + fmt.Sprintf(format, args...)))
 	}
 	if e.StderrIsTerminal && !e.Quiet {
 		fmt.Fprintf(e.Stderr, "\r%s: %s\033[K", e.Tool.Name, fmt.Sprintf(format, args...))

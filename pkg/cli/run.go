@@ -53,6 +53,10 @@ type Result struct {
 // Exec runs the tool for one invocation and returns how it ended.
 func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 	args, stdin, stdout, stderr := inv.Args, inv.Stdin, inv.Stdout, inv.Stderr
+	// Diagnostics quote file text too (a frontmatter value, a config key):
+	// stderr passes the redactor, each write whole.
+	stderrIsTerminal := isTerminal(stderr)
+	stderr = secret.Diagnostics(stderr)
 	getenv := inv.Getenv
 	if getenv == nil {
 		getenv = os.Getenv
@@ -117,7 +121,7 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		Stderr:           stderr,
 		Quiet:            quiet,
 		ConfigPath:       configPath,
-		StderrIsTerminal: isTerminal(stderr),
+		StderrIsTerminal: stderrIsTerminal,
 		Getenv:           getenv,
 		Dir:              inv.Dir,
 		progress:         inv.Progress,

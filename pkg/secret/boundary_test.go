@@ -78,6 +78,23 @@ func TestWriterPassedAndFlush(t *testing.T) {
 	}
 }
 
+// Diagnostics redact each write whole and hold nothing back: a progress
+// line without a newline is written at once.
+func TestDiagnostics(t *testing.T) {
+	tok := "ghp_" + strings.Repeat("aB3dE5gH7j", 3) + "K9mN1p"
+	var b bytes.Buffer
+	d := Diagnostics(&b)
+	msg := "tool: warning: page.md:3: importance \"" + tok + "\" is not an integer\n"
+	if n, err := d.Write([]byte(msg)); err != nil || n != len(msg) {
+		t.Fatalf("Write = %d, %v", n, err)
+	}
+	d.Write([]byte("\rtool: reading x.go\033[K"))
+	want := "tool: warning: page.md:3: importance \"[REDACTED:github-pat]\" is not an integer\n\rtool: reading x.go\033[K"
+	if b.String() != want {
+		t.Fatalf("got %q\nwant %q", b.String(), want)
+	}
+}
+
 // FuzzRedact: redaction keeps valid UTF-8 valid, keeps the line count, and
 // is idempotent.
 func FuzzRedact(f *testing.F) {

@@ -175,3 +175,35 @@ func Files(secrets []Secret) []string {
 	}
 	return out
 }
+
+// DiagnosticFixture writes files whose diagnostics quote a secret: a wiki
+// page whose frontmatter gives a token as its importance, another as its
+// confidence (guild-recall warns, quoting the values), and a
+// configuration whose key is a token (every rtch tool refuses it, naming
+// the key). It returns the secrets.
+func DiagnosticFixture(dir string) ([]Secret, error) {
+	g := gen{rand.New(rand.NewPCG(16, 3))}
+	var secrets []Secret
+	plant := func(file, name, value string) string {
+		secrets = append(secrets, Secret{Name: name, File: file, Pieces: []string{value}})
+		return value
+	}
+	page, page2 := "wiki/context/deploy-notes.md", "wiki/context/rotation.md"
+	files := map[string]string{
+		page: fmt.Sprintf("---\ntype: context\ntitle: Deploy notes\nimportance: %s\n---\n# Deploy notes\n\nThe deploy credentials rotate monthly.\n",
+			plant(page, "frontmatter github pat", "ghp_"+g.s(alnum, 36))),
+		page2: fmt.Sprintf("---\ntype: context\ntitle: Rotation\nconfidence: %s\n---\n# Rotation\n\nDeploy credentials rotate with a day of overlap.\n",
+			plant(page2, "frontmatter gitlab pat", "glpat-"+g.s(alnum, 20))),
+		"config/broken.toml": fmt.Sprintf("%s = 1\n", plant("config/broken.toml", "config key github pat", "ghp_"+g.s(alnum, 36))),
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return secrets, nil
+}

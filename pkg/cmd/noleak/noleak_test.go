@@ -102,6 +102,36 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 	}
 }
 
+// TestNoSecretInDiagnostics plants secrets where diagnostics quote them (a
+// frontmatter value guild-recall warns about, a configuration key every
+// tool refuses) and fails when any reaches stderr or stdout; it also fails
+// when the diagnostics stop quoting them (the test would then prove
+// nothing).
+func TestNoSecretInDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../../testdata/fixtures/wiki-project")); err != nil {
+		t.Fatal(err)
+	}
+	secrets, err := DiagnosticFixture(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var out bytes.Buffer
+	run(t, &out, guildrecall.Tool(), nil, "--query", "deploy credentials rotate")
+	run(t, &out, guildrecall.Tool(), nil, "--query", "deploy credentials rotate", "--json")
+	run(t, &out, rtchintake.Tool(), nil, "--config", "config/broken.toml", "--goal", "deploy credentials")
+	run(t, &out, rtchzone.Tool(), []byte{}, "--config", "config/broken.toml")
+	for _, want := range []string{`importance "[REDACTED:github-pat]"`, `confidence "[REDACTED:gitlab-pat]"`, "unknown key [REDACTED:github-pat]"} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("no diagnostic quoting a secret (%q) in\n%s", want, out.Bytes())
+		}
+	}
+	for _, s := range Leaks(secrets, out.Bytes()) {
+		t.Errorf("secret %q from %s reaches the output", s.Name, s.File)
+	}
+}
+
 // Leaks returns the secrets any piece of which occurs in out, raw or as a
 // JSON string would spell it.
 func Leaks(secrets []Secret, out []byte) []Secret {
