@@ -141,16 +141,7 @@ func Fixture(dir string) ([]Secret, error) {
 		plant("config/secrets.yaml", "huggingface token", "hf_"+g.s("abcdefghijklmnopqrstuvwxyz", 34)),
 		plant("config/secrets.yaml", "newrelic key", "NRAK-"+g.s(upper, 27)),
 		plant("config/secrets.yaml", "gcp api key 2", "AIza"+g.s(alnum, 35)))
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	return secrets, nil
+	return secrets, writeFiles(dir, files)
 }
 
 func indent(s, pre string) string {
@@ -196,14 +187,19 @@ func DiagnosticFixture(dir string) ([]Secret, error) {
 			plant(page2, "frontmatter gitlab pat", "glpat-"+g.s(alnum, 20))),
 		"config/broken.toml": fmt.Sprintf("%s = 1\n", plant("config/broken.toml", "config key github pat", "ghp_"+g.s(alnum, 36))),
 	}
+	return secrets, writeFiles(dir, files)
+}
+
+// writeFiles writes each file (a slash path under dir) with its text.
+func writeFiles(dir string, files map[string]string) error {
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return secrets, nil
+	return nil
 }

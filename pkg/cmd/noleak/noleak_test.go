@@ -48,10 +48,7 @@ func run(t *testing.T, out *bytes.Buffer, tool *cli.Tool, stdin []byte, args ...
 // of a window inside a key, guild-recall, guild-bundle) and fails when any
 // piece of any secret appears in anything written.
 func TestNoSecretReachesAnyOutput(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../../testdata/fixtures/wiki-project")); err != nil {
-		t.Fatal(err)
-	}
+	dir := projectDir(t)
 	secrets, err := Fixture(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -108,10 +105,7 @@ func TestNoSecretReachesAnyOutput(t *testing.T) {
 // when the diagnostics stop quoting them (the test would then prove
 // nothing).
 func TestNoSecretInDiagnostics(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../../testdata/fixtures/wiki-project")); err != nil {
-		t.Fatal(err)
-	}
+	dir := projectDir(t)
 	secrets, err := DiagnosticFixture(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -130,6 +124,15 @@ func TestNoSecretInDiagnostics(t *testing.T) {
 	for _, s := range Leaks(secrets, out.Bytes()) {
 		t.Errorf("secret %q from %s reaches the output", s.Name, s.File)
 	}
+}
+
+// projectDir is a temporary copy of the wiki-project fixture.
+func projectDir(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../../testdata/fixtures/wiki-project")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // Leaks returns the secrets any piece of which occurs in out, raw or as a
@@ -175,10 +178,7 @@ func TestCountLeaksOfBinaries(t *testing.T) {
 	if bin == "" {
 		t.Skip("set RTCH_LEAK_BIN to a directory of rtch binaries")
 	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("../../../testdata/fixtures/wiki-project")); err != nil {
-		t.Fatal(err)
-	}
+	dir := projectDir(t)
 	secrets, err := Fixture(dir)
 	if err != nil {
 		t.Fatal(err)
