@@ -29,6 +29,7 @@ import (
 func main() {
 	root := flag.String("root", ".", "the tree to measure")
 	flag.IntVar(&spanCap, "span-cap", 0, "cut span keys (and looked-up words) to this many bytes; 0 keeps them whole")
+	flag.StringVar(&storeDir, "store", "", "also write the span postings to a SQLite table and a flat file in `DIR` and time looking the terms up in each")
 	flag.Parse()
 	terms := flag.Args()
 	if err := run(*root, terms); err != nil {
@@ -185,6 +186,9 @@ func run(root string, terms []string) error {
 		}
 	}
 	fmt.Printf("token occurrences (words and camelCase parts): %d, %.2f per byte of the tree\n", occ, float64(occ)/float64(total))
+	if storeDir != "" {
+		return measureStores(storeDir, spanPost, spanDict, terms)
+	}
 	return nil
 }
 
@@ -320,6 +324,9 @@ func tokenCandidates(t string, dict []string, post map[string][]int, out []*file
 	}
 	return set
 }
+
+// storeDir, when set, is where measureStores writes.
+var storeDir string
 
 // spanCap cuts span keys; a word longer than it is looked up by its first
 // spanCap bytes, which keeps the lookup sound.
