@@ -239,11 +239,9 @@ func isAlnum(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b >= 0x80
 }
 
-// tokens are the distinct folded words (runs of letters and digits) and the
-// camelCase parts of each.
-func tokens(data []byte) ([]string, int) {
-	seen := map[string]struct{}{}
-	occ := 0
+// words calls fn with each word of data: a run of ASCII letters and digits
+// and non-ASCII bytes.
+func words(data []byte, fn func(w []byte)) {
 	for i := 0; i < len(data); {
 		if !isAlnum(data[i]) {
 			i++
@@ -253,7 +251,25 @@ func tokens(data []byte) ([]string, int) {
 		for j < len(data) && isAlnum(data[j]) {
 			j++
 		}
-		w := data[i:j]
+		fn(data[i:j])
+		i = j
+	}
+}
+
+func setKeys(seen map[string]struct{}) []string {
+	out := make([]string, 0, len(seen))
+	for t := range seen {
+		out = append(out, t)
+	}
+	return out
+}
+
+// tokens are the distinct folded words and the camelCase parts of each,
+// and the number of occurrences of both.
+func tokens(data []byte) ([]string, int) {
+	seen := map[string]struct{}{}
+	occ := 0
+	words(data, func(w []byte) {
 		seen[strings.ToLower(string(w))] = struct{}{}
 		occ++
 		start := 0
@@ -267,13 +283,8 @@ func tokens(data []byte) ([]string, int) {
 				start = k
 			}
 		}
-		i = j
-	}
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
-	}
-	return out, occ
+	})
+	return setKeys(seen), occ
 }
 
 // gramCandidates are the files holding every trigram of the term or of one
@@ -352,16 +363,7 @@ func isDigitB(b byte) bool { return '0' <= b && b <= '9' }
 // them starts its own spans.
 func spans(data []byte) []string {
 	seen := map[string]struct{}{}
-	for i := 0; i < len(data); {
-		if !isAlnum(data[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(data) && isAlnum(data[j]) {
-			j++
-		}
-		w := data[i:j]
+	words(data, func(w []byte) {
 		for k := range w {
 			start := k == 0 ||
 				isUpperB(w[k]) && !isUpperB(w[k-1]) ||
@@ -371,11 +373,6 @@ func spans(data []byte) []string {
 				seen[capSpan(strings.ToLower(string(w[k:])))] = struct{}{}
 			}
 		}
-		i = j
-	}
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
-	}
-	return out
+	})
+	return setKeys(seen)
 }
