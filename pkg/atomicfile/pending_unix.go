@@ -33,7 +33,7 @@ func create(root, dir, name string, perm os.FileMode, mkdir bool) (*Pending, err
 	mode := uint32(perm.Perm())
 	var st unix.Stat_t
 	if err := unix.Fstatat(int(d.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
-		mode = st.Mode & 0o777 // keep an existing file's permissions
+		mode = uint32(st.Mode) & 0o777 // keep an existing file's permissions
 	}
 	for range 16 {
 		tmp := tempName(name, rand.Uint64())
