@@ -86,6 +86,38 @@ func TestRecallStructuralOnGoroot(t *testing.T) {
 	}
 }
 
+// TestRecallImplementersOnGoroot: "implementations of io.Reader" answers
+// from the implements edges with the implementing types' source refs.
+func TestRecallImplementersOnGoroot(t *testing.T) {
+	root := copyGoroot(t, "io", "strings", "bytes")
+	installGraph(t, root)
+	res := recallQuery(t, root, "implementations of io.Reader")
+	paths := map[string]bool{}
+	for _, c := range res.Chunks {
+		paths[c.SourcePath] = true
+	}
+	if res.Source != recall.SourceStructural {
+		t.Fatalf("source %q", res.Source)
+	}
+	if !paths[refOf(t, root, "go:bytes#Buffer")] {
+		t.Errorf("implementations of io.Reader lacks bytes.Buffer: %v", paths)
+	}
+	if paths[refOf(t, root, "go:strings#Builder")] {
+		t.Errorf("strings.Builder has no Read, yet it is an implementation: %v", paths)
+	}
+	// Without recall's chunk cap, the whole answer.
+	_, g, _ := buildTree(t, root)
+	hits := structural(t, g, "implementations of io.Reader")
+	for _, id := range []string{"go:strings#Reader", "go:bytes#Buffer", "go:bytes#Reader", "go:io#SectionReader", "go:io#PipeReader"} {
+		if _, ok := hits[id]; !ok {
+			t.Errorf("implementations of io.Reader lacks %s: %v", id, keys(hits))
+		}
+	}
+	if _, ok := hits["go:strings#Builder"]; ok {
+		t.Error("strings.Builder is no implementation of io.Reader")
+	}
+}
+
 func refOf(t *testing.T, root, id string) string {
 	t.Helper()
 	f, err := os.Open(filepath.Join(root, filepath.FromSlash(graph.RelPath)))

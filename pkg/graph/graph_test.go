@@ -67,6 +67,9 @@ func TestLoadErrors(t *testing.T) {
 func TestParseIntent(t *testing.T) {
 	cases := map[string]Intent{
 		"callers of Charge?":                     {Kind: "callers", Target: "Charge", Inbound: true, EdgeTypes: callTypes},
+		"implementations of io.Reader":           {Kind: "implementers", Target: "io.Reader", Inbound: true, EdgeTypes: implementTypes},
+		"what implements http.Handler?":          {Kind: "implementers", Target: "http.Handler", Inbound: true, EdgeTypes: implementTypes},
+		"what does bytes.Buffer implement":       {Kind: "implemented", Target: "bytes.Buffer", Inbound: false, EdgeTypes: implementTypes},
 		"Who calls `pkg/pay.Charge`":             {Kind: "callers", Target: "pkg/pay.Charge", Inbound: true, EdgeTypes: callTypes},
 		"what imports pay":                       {Kind: "importers", Target: "pay", Inbound: true, EdgeTypes: importTypes},
 		"impact of changing Retry":               {Kind: "impact", Target: "Retry", Inbound: true},

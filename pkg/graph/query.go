@@ -194,7 +194,8 @@ func orDash(s string) string {
 
 // Intent is a structural question about the graph.
 type Intent struct {
-	// Kind is callers, callees, importers, imports, defines, definers or impact.
+	// Kind is callers, callees, importers, imports, defines, definers,
+	// implementers, implemented or impact.
 	Kind string
 	// Target is the entity asked about, as written.
 	Target string
@@ -208,6 +209,9 @@ var (
 	callTypes   = []string{"calls", "call", "invokes"}
 	importTypes = []string{"imports", "import", "depends_on", "depends on", "uses", "requires"}
 	defineTypes = []string{"defines", "define", "declares", "contains"}
+	// implementTypes are the edges from a type to what it satisfies or
+	// extends: a Go interface (implements), a base class (inherits).
+	implementTypes = []string{"implements", "implement", "inherits", "extends", "realizes"}
 )
 
 var intentPatterns = []struct {
@@ -228,6 +232,9 @@ var intentPatterns = []struct {
 	{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:define|declare|contain)$`), "defines", false, defineTypes},
 	{regexp.MustCompile(`(?i)^(?:definitions|symbols|members|contents) (?:in|of) (.+)$`), "defines", false, defineTypes},
 	{regexp.MustCompile(`(?i)^(?:where|who|what) (?:is|are) (.+?) defined$`), "definers", true, defineTypes},
+	{regexp.MustCompile(`(?i)^(?:implementations|implementers|implementors|subclasses) of (.+)$`), "implementers", true, implementTypes},
+	{regexp.MustCompile(`(?i)^(?:who|what|which \w+) (?:implements|implement|extends|inherits from|subclasses) (.+)$`), "implementers", true, implementTypes},
+	{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:implement|extend|inherit from)$`), "implemented", false, implementTypes},
 	{regexp.MustCompile(`(?i)^(?:the )?(?:impact|blast radius|consequences?) of (?:changing |modifying |editing |removing |deleting |renaming )?(.+)$`), "impact", true, nil},
 	{regexp.MustCompile(`(?i)^what (?:breaks|would break|is affected|depends on this) if (?:i |we |you )?(?:change|modify|edit|remove|delete|rename) (.+)$`), "impact", true, nil},
 }
