@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/rtch/rtch/pkg/pathenc"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -81,7 +82,8 @@ func CleanRel(root, p string) (string, error) {
 // leave the root (also through symlinks), special files, files over maxSize
 // bytes (0: no cap) and binary files.
 func ReadFile(root, rel string, maxSize int64) (*File, error) {
-	abs := filepath.Join(root, filepath.FromSlash(rel))
+	// rel is spelt as in records (pkg/pathenc): ¤xHH is a byte of the name
+	abs := filepath.Join(root, filepath.FromSlash(pathenc.Decode(rel)))
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return nil, &ReadError{Path: rel, Reason: "unreadable", Err: unwrapPath(err)}

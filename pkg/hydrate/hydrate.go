@@ -6,12 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/rtch/rtch/pkg/pathenc"
 	"math"
 	"path"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/config"
@@ -1398,12 +1400,36 @@ func ReEntryCommand(p string, s, e int) string {
 	return "rtch-hydrate --reenter " + ShellQuote(p+":"+LineRange(s, e))
 }
 
-// SedCommand is the sed command that prints lines s..e of p (from the zone root).
+// SedCommand is the sed command that prints lines s..e of p (from the zone
+// root). p is spelt as in records (pkg/pathenc); sed is given the file's own
+// name, in $'…' quoting with \xHH escapes when it is not UTF-8 (bash, zsh,
+// ksh and POSIX.1-2024 sh read it), so the command reaches the file.
 func SedCommand(p string, s, e int) string {
+	p = pathenc.Decode(p)
 	if strings.HasPrefix(p, "-") {
 		p = "./" + p
 	}
-	return fmt.Sprintf("sed -n '%d,%dp' %s", s, e, ShellQuote(p))
+	q := ShellQuote(p)
+	if !utf8.ValidString(p) {
+		q = ansiQuote(p)
+	}
+	return fmt.Sprintf("sed -n '%d,%dp' %s", s, e, q)
+}
+
+// ansiQuote writes s as a $'…' word: bytes outside printable ASCII, the
+// quote and the backslash as \xHH.
+func ansiQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '\'' || c == '\\' {
+			fmt.Fprintf(&b, "\\x%02x", c)
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString("'")
+	return b.String()
 }
 
 // EffectiveReEntryCommand re-derives a corrected record's effective view: the

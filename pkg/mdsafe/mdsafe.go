@@ -22,6 +22,7 @@ package mdsafe
 import (
 	"strings"
 
+	"github.com/rtch/rtch/pkg/pathenc"
 	"github.com/rtch/rtch/pkg/protect"
 )
 
@@ -35,9 +36,15 @@ func Neutral(text string) string {
 // visible line.
 var visible = strings.NewReplacer("\r\n", `\r\n`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
 
-// Code renders s as an inert inline code span.
+// Code renders s as an inert inline code span. Inline text is where paths
+// and re-entry commands go, and a record spells a name that is not UTF-8
+// with pkg/pathenc's ¤xHH escapes, the escapes Neutral itself writes for
+// such a byte: Code decodes them first, so the span shows the name as the
+// record spells it (x_¤xFF.md, not x_¤¤xFF.md) and a re-entry command copied
+// from the brief reaches the file. Inline text that holds a literal ¤x80 to
+// ¤xFF is shown the same way, as the byte it spells.
 func Code(s string) string {
-	s = Neutral(visible.Replace(s))
+	s = Neutral(visible.Replace(pathenc.Decode(s)))
 	if s == "" {
 		return "` `"
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/rtch/rtch/pkg/pathenc"
 )
 
 // Each reads every file once, in parallel (o.Workers goroutines), and
@@ -115,7 +117,7 @@ func Read(f File, maxSize int64) ([]byte, *Skip) {
 // rootOf recovers the walk root from a File: Abs is the root, a
 // separator, and Path.
 func rootOf(f File) string {
-	rel := filepath.FromSlash(f.Path)
+	rel := filepath.FromSlash(pathenc.Decode(f.Path))
 	if len(f.Abs) > len(rel) && strings.HasSuffix(f.Abs, rel) && os.IsPathSeparator(f.Abs[len(f.Abs)-len(rel)-1]) {
 		return f.Abs[:len(f.Abs)-len(rel)-1]
 	}
@@ -128,7 +130,7 @@ func readInto(b beneath, f File, maxSize int64, scratch []byte) ([]byte, *Skip) 
 	if maxSize <= 0 {
 		maxSize = DefaultMaxFileSize
 	}
-	h, size, mode, err := b.open(f.Abs, filepath.FromSlash(f.Path))
+	h, size, mode, err := b.open(f.Abs, filepath.FromSlash(pathenc.Decode(f.Path)))
 	if err != nil {
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -26,6 +26,7 @@ import (
 	"syscall"
 
 	"github.com/rtch/rtch/pkg/ignore"
+	"github.com/rtch/rtch/pkg/pathenc"
 )
 
 // DefaultMaxFileSize is the size cap used when Options.MaxFileSize is 0.
@@ -166,8 +167,22 @@ func Files(ctx context.Context, o Options, skip func(Skip)) ([]File, error) {
 		warns = append(warns, r.warns...)
 	}
 	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	encodeNames(files, skips)
 	emit(&o, skips, warns, skip)
 	return files, nil
+}
+
+// encodeNames gives files and skips their record spelling (pkg/pathenc):
+// a name that is not UTF-8 is carried with ¤xHH escapes, so two names that
+// differ in such bytes stay two paths; Abs keeps the bytes to open.
+func encodeNames(files []File, skips []Skip) {
+	for i := range files {
+		files[i].Path = pathenc.Encode(files[i].Path)
+	}
+	for i := range skips {
+		skips[i].Path = pathenc.Encode(skips[i].Path)
+		skips[i].Detail = pathenc.Encode(skips[i].Detail)
+	}
 }
 
 type warning struct {

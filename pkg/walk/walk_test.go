@@ -2,6 +2,7 @@ package walk
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -259,5 +260,32 @@ func TestEachReuseBuffers(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("workers=%d: contents differ", workers)
 		}
+	}
+}
+
+// Names that differ only in bytes that are not UTF-8 stay two paths, spelt
+// with pathenc's escapes, and each is read from its own file.
+func TestNonUTF8NamesStayDistinct(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{"x_\xff.md": "ff\n", "x_\xfe.md": "fe\n", "price¤.md": "sign\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Skipf("this file system refuses the name %q: %v", name, err)
+		}
+	}
+	files, err := Files(context.Background(), Options{Root: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	err = Each(context.Background(), Options{Root: root}, files, func(f File, data []byte) error {
+		got[f.Path] = string(data)
+		return nil
+	}, func(s Skip) { t.Errorf("skipped %+v", s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"x_¤xFF.md": "ff\n", "x_¤xFE.md": "fe\n", "price¤¤.md": "sign\n"}
+	if !maps.Equal(got, want) {
+		t.Fatalf("read %q, want %q", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/rtch/rtch/pkg/pathenc"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -52,10 +53,11 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 	var files []File
 	var diags []Diagnostic
 	ig := newIgnorer(root)
-	consider := func(rel string, info fileInfo) {
-		m, src := ig.match(rel)
+	consider := func(raw string, info fileInfo) {
+		m, src := ig.match(raw)
+		rel := pathenc.Encode(raw) // the page's spelling in records
 		switch {
-		case m != nil && rel != PrinciplesPath:
+		case m != nil && raw != PrinciplesPath:
 			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("ignored by %s:%d (%s); skipped", src, m.Line, m.Text)})
 		case info.mode&fs.ModeSymlink != 0:
 			diags = append(diags, Diagnostic{Path: rel, Message: "symlink not followed"})
@@ -112,7 +114,7 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 // Read loads and parses one listed page. A binary file (a NUL byte
 // anywhere) is refused with an error so callers can report it as a skip.
 func Read(root string, f File) (*Page, []Diagnostic, error) {
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f.Path)))
+	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(pathenc.Decode(f.Path))))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %s", f.Path, unwrapPathError(err))
 	}

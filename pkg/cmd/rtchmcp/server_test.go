@@ -204,6 +204,24 @@ func TestReenterReadsTheRangeWithItsHash(t *testing.T) {
 	}
 }
 
+// A file whose name is not UTF-8 is re-entered by the name records give it
+// (x_¤xFF.md, pkg/pathenc), and its twin x_\xfe.md stays another file.
+func TestReenterNonUTF8Name(t *testing.T) {
+	root := repo(t)
+	for name, text := range map[string]string{"docs/x_\xff.md": "# ff\n\nledger ff\n", "docs/x_\xfe.md": "# fe\n\nledger fe\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Skipf("this file system refuses the name %q: %v", name, err)
+		}
+	}
+	cs := connect(t, root, nil)
+	for path, want := range map[string]string{"docs/x_¤xFF.md": "ledger ff", "docs/x_¤xFE.md": "ledger fe"} {
+		res := callTool(t, cs, "rtch_reenter", map[string]any{"range": path + ":L1-L3"})
+		if res.IsError || !strings.HasPrefix(textOf(res), path+" L1-L3 · sha256 ") || !strings.Contains(textOf(res), want) {
+			t.Errorf("rtch_reenter %s:\n%s", path, textOf(res))
+		}
+	}
+}
+
 // Every path argument is confined to the root, by name and through links.
 func TestPathsAreConfinedToTheRoot(t *testing.T) {
 	root := repo(t)
