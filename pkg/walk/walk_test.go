@@ -277,7 +277,10 @@ func TestNonUTF8NamesStayDistinct(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
+	var mu sync.Mutex // Each calls fn from several goroutines
 	err = Each(context.Background(), Options{Root: root}, files, func(f File, data []byte) error {
+		mu.Lock()
+		defer mu.Unlock()
 		got[f.Path] = string(data)
 		return nil
 	}, func(s Skip) { t.Errorf("skipped %+v", s) })
