@@ -4,6 +4,7 @@ BIN     ?= bin
 GOAL    ?= find where the record stream reader reports malformed lines
 EVALREPOS ?= /work/.mirror
 EVALFLAGS ?=
+EVALDATA ?= ../shared/eval
 
 VERSION ?=
 # -buildvcs=auto stamps the revision, dirty flag and commit time that
@@ -36,9 +37,9 @@ run: build ## run the whole pipeline on this repository and print the brief
 	| $(BIN)/rtch-zone | $(BIN)/rtch-scout | $(BIN)/rtch-probe \
 	| $(BIN)/rtch-hydrate | $(BIN)/rtch-packet --format md
 
-eval: build ## retrieval quality against BM25 on ../shared/eval (needs the task repositories, see docs/BENCHMARKS.md)
+eval: build ## retrieval quality against BM25 on ../shared/eval, or EVALDATA=DIR (needs the task repositories, see docs/BENCHMARKS.md)
 	$(GO) run ./bench/eval --bin $(BIN) --repos $(EVALREPOS) \
-	  --tasks ../shared/eval/go-commits.jsonl --tasks ../shared/eval/swebench-verified-dev.jsonl $(EVALFLAGS)
+	  --tasks $(EVALDATA)/go-commits.jsonl --tasks $(EVALDATA)/swebench-verified-dev.jsonl $(EVALFLAGS)
 
 bench: ## Go benchmarks of the hot paths
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
