@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/rtch/rtch/pkg/pathenc"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 )
@@ -107,6 +108,26 @@ func reasons(g schema.Gate) []string {
 		r = append(r, u.Reason+"@"+u.Location)
 	}
 	return r
+}
+
+// Two surfaces whose names differ in a byte that is not UTF-8 stay two
+// surfaces, spelt with pkg/pathenc's escapes (through pathenc.DirFS, as
+// rtch-zone reads the zone).
+func TestGateNonUTF8SurfaceNames(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "audit-logs"), 0o755)
+	for name, text := range map[string]string{"x_\xff.jsonl": lines(`{"id":"d1","title":"a"}`), "x_\xfe.jsonl": lines(`{"id":"d2","title":"b"}`)} {
+		if err := os.WriteFile(filepath.Join(dir, "audit-logs", name), []byte(text), 0o644); err != nil {
+			t.Skipf("this file system refuses the name %q: %v", name, err)
+		}
+	}
+	g, err := Evaluate(Options{FS: pathenc.DirFS(dir)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"audit-logs/x_¤xFE.jsonl", "audit-logs/x_¤xFF.jsonl"}; !reflect.DeepEqual(g.Surfaces, want) {
+		t.Fatalf("surfaces %q, want %q", g.Surfaces, want)
+	}
 }
 
 func TestGateSafe(t *testing.T) {

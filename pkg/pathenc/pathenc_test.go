@@ -1,6 +1,10 @@
 package pathenc
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"unicode/utf8"
 )
@@ -61,4 +65,41 @@ func containsEsc(s string) bool {
 		}
 	}
 	return false
+}
+
+// DirFS lists and opens names os.DirFS refuses, spelt as in records.
+func TestDirFS(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "d\xff"), 0o755); err != nil {
+		t.Skipf("this file system refuses the name: %v", err)
+	}
+	for _, n := range []string{"d\xff/x_\xff.md", "d\xff/x_\xfe.md"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte(n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	err := fs.WalkDir(DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			b, err := fs.ReadFile(DirFS(dir), p)
+			if err != nil {
+				return err
+			}
+			got = append(got, p+"="+Encode(string(b)))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"d¤xFF/x_¤xFE.md=d¤xFF/x_¤xFE.md", "d¤xFF/x_¤xFF.md=d¤xFF/x_¤xFF.md"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if _, err := DirFS(dir).Open("../x"); err == nil {
+		t.Fatal("opened ../x")
+	}
 }

@@ -9,7 +9,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
+	"github.com/rtch/rtch/pkg/pathenc"
 	"strings"
 
 	"github.com/rtch/rtch/pkg/cli"
@@ -99,7 +99,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 
 	// Orientation and the gate are computed before the stream is passed on, so
 	// a configuration error stops the stage before it has written anything.
-	g, err := gate.Evaluate(gate.Options{FS: os.DirFS(root.Dir), Surfaces: globs, IDFields: cfg.Gate.IDFields})
+	g, err := gate.Evaluate(gate.Options{FS: pathenc.DirFS(root.Dir), Surfaces: globs, IDFields: cfg.Gate.IDFields})
 	if err != nil {
 		return cli.Failed(fmt.Errorf("gate: %v", err))
 	}
