@@ -1,6 +1,7 @@
 package hydrate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,9 +45,10 @@ func TestDeepenAddsContextWithinBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	noOverlap(t, res)
-	// The window, then two windows below and two above, each a window long.
-	want := [][2]int{{398, 438}, {439, 479}, {480, 520}, {521, 561}, {562, 602}}
-	if got := held(res, "a.go"); len(got) != len(want) || got[0] != want[0] || got[2] != want[2] || got[4] != want[4] {
+	// The window, then a window below, one above, one more below and one
+	// more above, each a window long, in the order they were read.
+	want := [][2]int{{480, 520}, {521, 561}, {439, 479}, {562, 602}, {398, 438}}
+	if got := held(res, "a.go"); !slices.Equal(got, want) {
 		t.Fatalf("a.go chunks %v, want %v", got, want)
 	}
 	for _, c := range res.Chunks {
@@ -101,8 +103,9 @@ func TestDeepenRespectsProbeCap(t *testing.T) {
 	}
 	noOverlap(t, res)
 	// L121-L161 holds P01's hit at 125 and takes P01's one chunk; L162-L202
-	// (hit at 170) is refused; above the window nothing is charged.
-	want := [][2]int{{1, 38}, {39, 79}, {80, 120}, {121, 161}}
+	// (hit at 170) is refused; above the window nothing is charged. In the
+	// order read: the window, below it, then above it twice.
+	want := [][2]int{{80, 120}, {121, 161}, {39, 79}, {1, 38}}
 	got := held(res, "a.go")
 	if len(got) != len(want) {
 		t.Fatalf("chunks %v, want %v", got, want)

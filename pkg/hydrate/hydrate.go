@@ -124,7 +124,11 @@ func pick(v, def int) int {
 
 // Result is what hydration produced.
 type Result struct {
-	// Chunks in fill order: surfaces in rank order, each surface's chunks by line.
+	// Chunks in the order they were read (fill order): the first chunks of
+	// the top surfaces, their further windows, the first chunks below them,
+	// then the rest. A consumer that must leave chunks out leaves out the last
+	// ones, the reverse of what the budget was spent on first; one that shows
+	// them groups them by surface (packet.Arrange).
 	Chunks []schema.Chunk
 	// Skips are every ranked (or hit) surface, range or row not hydrated.
 	Skips []schema.Skip
@@ -187,6 +191,8 @@ type hydrator struct {
 	skips     []schema.Skip
 	perProbe  map[string]int
 	heldView  map[string]bool
+	read      map[string]int // chunk id → when it was read (fill order)
+	nread     int
 	spent     int
 	budget    int            // the whole budget, frame included
 	df        map[string]int // files each term hits (idf)
@@ -221,7 +227,7 @@ func Hydrate(in *Input, o Options) (*Result, error) {
 		o.Frame = FrameReserve(in, o.Budget, o.Count)
 	}
 	o.Budget = max(0, o.Budget-o.Frame)
-	h := &hydrator{in: in, o: o, perProbe: map[string]int{}, heldView: map[string]bool{}, budget: budget}
+	h := &hydrator{in: in, o: o, perProbe: map[string]int{}, heldView: map[string]bool{}, read: map[string]int{}, budget: budget}
 	h.index()
 	surfaces := h.surfaces()
 	for _, sf := range surfaces {
@@ -231,10 +237,10 @@ func Hydrate(in *Input, o Options) (*Result, error) {
 
 	res := &Result{Cap: budget, Spent: h.spent}
 	for _, sf := range surfaces {
-		sort.SliceStable(sf.chunks, func(i, j int) bool { return sf.chunks[i].StartLine < sf.chunks[j].StartLine })
 		res.Chunks = append(res.Chunks, sf.chunks...)
 		h.unread(sf)
 	}
+	sort.SliceStable(res.Chunks, func(i, j int) bool { return h.read[res.Chunks[i].ChunkID] < h.read[res.Chunks[j].ChunkID] })
 	h.unranked(surfaces)
 	res.Skips = h.skips
 	return res, nil
@@ -1204,11 +1210,34 @@ func (h *hydrator) extend(sf *surface, s, e int, below bool) bool {
 		h.perProbe[probe]++
 		sf.probes = append(sf.probes, probe)
 	}
-	sf.chunks = append(sf.chunks, st.chunks...)
-	h.holdViews(sf, st.chunks)
+	h.hold(sf, st.chunks, false)
 	sf.spent += st.cost
 	h.spent += st.cost
 	return true
+}
+
+// hold gives sf the chunks of a step just read and notes when they were read.
+// A whole file that replaces the windows held takes the place of the first of
+// them: it is the surface's first look, now complete.
+func (h *hydrator) hold(sf *surface, chunks []schema.Chunk, replace bool) {
+	at := 0
+	if replace {
+		for _, c := range sf.chunks {
+			if o := h.read[c.ChunkID]; at == 0 || o < at {
+				at = o
+			}
+		}
+		sf.chunks = nil
+	}
+	for _, c := range chunks {
+		h.nread++
+		h.read[c.ChunkID] = h.nread
+		if at > 0 {
+			h.read[c.ChunkID] = at
+		}
+	}
+	sf.chunks = append(sf.chunks, chunks...)
+	h.holdViews(sf, chunks)
 }
 
 // holdViews records, once per chunk, that an effective-record view stands
@@ -1250,14 +1279,11 @@ func (h *hydrator) take(sf *surface, limit int) bool {
 		if h.spent+delta > limit {
 			return false
 		}
-		if st.replace {
-			sf.chunks = nil
-		} else if probe != "" {
+		if !st.replace && probe != "" {
 			h.perProbe[probe]++
 			sf.probes = append(sf.probes, probe)
 		}
-		sf.chunks = append(sf.chunks, st.chunks...)
-		h.holdViews(sf, st.chunks)
+		h.hold(sf, st.chunks, st.replace)
 		sf.spent += delta
 		h.spent += delta
 		sf.next++

@@ -33,11 +33,13 @@ type Assembled struct {
 // Assemble builds the packet and fits it to its budget as format writes it:
 // the md brief whole (md), or the hydrated_chunks records (ndjson, json,
 // yaml). While it does not fit, the brief's frame is shortened (views), then
-// the last chunk in fill order (the lowest-ranked surface's) is left out, and
-// the packet is built again from the lane without it, so the verdict,
-// questions and cautions describe what is delivered; each chunk left out is a
-// packet skip with reason budget. A budget smaller than the smallest frame is
-// an error. handoff asks for the target set (it is also implied by
+// the last chunk read is left out (rtch-hydrate writes chunks in the order it
+// read them, so chunks go in the reverse of the order the budget was spent in:
+// the context added with budget left first, the top surfaces' first windows
+// last), and the packet is built again from the lane without it, so the
+// verdict, questions and cautions describe what is delivered; each chunk left
+// out is a packet skip with reason budget. A budget smaller than the smallest
+// frame is an error. handoff asks for the target set (it is also implied by
 // expected_output target_set_for_consolidate).
 func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, error) {
 	lane := *in

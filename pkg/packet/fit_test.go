@@ -116,6 +116,53 @@ func TestRecordsWithinBudget(t *testing.T) {
 	}
 }
 
+// TestLeavesOutLastRead: the chunks arrive in the order rtch-hydrate read them
+// (each of the top surfaces' first window, a second window of surface 1, then
+// the first window of every surface below); a budget that holds only part of
+// them keeps what was read first, so a further window of the top surface goes
+// before the first look at a lower one, and the packet still lists the chunks
+// grouped by surface, each surface's by line.
+func TestLeavesOutLastRead(t *testing.T) {
+	in := bigLane(6, 40)
+	second := in.Chunks[0]
+	second.ChunkID, second.LineRange, second.StartLine, second.EndLine = "c01b", "L300-L339", 300, 339
+	second.NextReEntryCommand = "rtch-hydrate --reenter pkg/s01/file.go:L300-L339"
+	late := in.Chunks[0]
+	late.ChunkID, late.LineRange, late.StartLine, late.EndLine = "c01c", "L500-L539", 500, 539
+	late.NextReEntryCommand = "rtch-hydrate --reenter pkg/s01/file.go:L500-L539"
+	// Read order: s01 s02 s03, s01's second window, s04 s05 s06, s01's third.
+	in.Chunks = []schema.Chunk{in.Chunks[0], in.Chunks[1], in.Chunks[2], second, in.Chunks[3], in.Chunks[4], in.Chunks[5], late}
+	for _, format := range []string{"json", "md"} {
+		all, err := Assemble(in, Options{Now: t0, Budget: 100000}, format, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, c := range all.Packet.HydratedChunks {
+			ids = append(ids, c.ChunkID)
+		}
+		if got := strings.Join(ids, " "); got != "c01 c01b c01c c02 c03 c04 c05 c06" {
+			t.Fatalf("%s: chunks listed %s, want grouped by surface", format, got)
+		}
+		// Room for about six of the eight chunks.
+		budget := all.Packet.Budget.EstTokens * 6 / 8
+		a, err := Assemble(in, Options{Now: t0, Budget: budget}, format, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := map[string]bool{}
+		for _, c := range a.Packet.HydratedChunks {
+			kept[c.ChunkID] = true
+		}
+		if kept["c01c"] || !kept["c01"] || !kept["c02"] || !kept["c03"] || !kept["c01b"] || len(kept) == 8 {
+			t.Fatalf("%s budget %d: kept %v; want the last read left out first", format, budget, kept)
+		}
+		if kept["c06"] && !kept["c05"] {
+			t.Fatalf("%s: kept %v", format, kept)
+		}
+	}
+}
+
 // hostileLane names surfaces, chunks, cautions and skips after files that
 // would act as Markdown or as a recall delimiter.
 func hostileLane() *Input {

@@ -121,7 +121,7 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 		p.GenericAloneWarnings = in.Basket.GenericAloneWarnings
 	}
 	p.EffectiveRecordProjection = projection(in.Gate)
-	p.HydratedChunks = shape(in, p)
+	p.HydratedChunks = Arrange(shape(in, p))
 	for _, c := range p.HydratedChunks {
 		p.Budget.EstTokens += c.EstTokens
 	}
@@ -194,6 +194,28 @@ func projection(g *schema.Gate) schema.EffectiveRecordProjection {
 // lead.
 func evidenceClass(c string) bool {
 	return c == "claim_supporting" || c == "hydrated_evidence" || c == "effective_record_view"
+}
+
+// Arrange orders chunks for reading: grouped by surface, the surfaces in the
+// order their first chunk was read (the known target, then rank order), each
+// surface's chunks by line. rtch-hydrate writes chunks in the order it read
+// them, which is the order Assemble leaves them out in reverse.
+func Arrange(cs []schema.Chunk) []schema.Chunk {
+	first := map[string]int{}
+	for i, c := range cs {
+		if _, ok := first[c.Path]; !ok {
+			first[c.Path] = i
+		}
+	}
+	out := make([]schema.Chunk, len(cs))
+	copy(out, cs)
+	sort.SliceStable(out, func(i, j int) bool {
+		if a, b := first[out[i].Path], first[out[j].Path]; a != b {
+			return a < b
+		}
+		return out[i].StartLine < out[j].StartLine
+	})
+	return out
 }
 
 // shape applies the intake's expected_output to the chunks; what it leaves out
