@@ -1,6 +1,7 @@
 package hydrate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -140,10 +141,7 @@ func TestHitAnchorsFollowRankingAndSpreadTerms(t *testing.T) {
 	h := &hydrator{in: in, o: opts(root, 8000)}
 	h.index()
 	sf := &surface{rs: in.Rank.Surfaces[0]}
-	got, ranked := h.anchors(sf)
-	if ranked != 1 {
-		t.Fatalf("%d ranked anchors, want the ranking's one", ranked)
-	}
+	got := h.anchors(sf)
 	// The ranking's anchor first; then the definition of beta (its bonus
 	// outweighs a cluster of two body terms), then the cluster, which still
 	// brings gamma, then the lines of the already-read alpha by position.
@@ -158,8 +156,55 @@ func TestHitAnchorsFollowRankingAndSpreadTerms(t *testing.T) {
 	}
 	// Without the ranking's anchors the hit lines by strength serve, as before.
 	sf = &surface{rs: schema.RankedSurface{Path: "a.go"}}
-	if got, _ := h.anchors(sf); got[0] != 1200 {
+	if got := h.anchors(sf); got[0] != 1200 {
 		t.Fatalf("anchors without ranking %v", got)
+	}
+}
+
+// TestWindowsWhereTermsCluster: the probe keeps a few hit positions per term
+// and file; hydration finds every occurrence in the file itself, so its next
+// window goes where the rare terms occur together, not to the kept hits.
+func TestWindowsWhereTermsCluster(t *testing.T) {
+	var text strings.Builder
+	for i := 1; i <= 2000; i++ {
+		switch {
+		case i == 100:
+			text.WriteString("func alpha() {\n")
+		case i == 300:
+			text.WriteString("\t// beta alone\n")
+		case i == 1700:
+			text.WriteString("\t// gamma alone\n")
+		case i >= 1000 && i <= 1003:
+			text.WriteString("\tbeta := gamma(x) // beta and gamma\n")
+		default:
+			fmt.Fprintf(&text, "\tx%d := %d\n", i, i)
+		}
+	}
+	root := writeTree(t, map[string]string{"a.go": text.String()})
+	in := input(schema.RankedSurface{Path: "a.go", Anchors: []int{100}})
+	in.Hits = []schema.Hit{
+		{ProbeID: "P01", Path: "a.go", Line: 100, Term: "alpha", ConfidenceClass: "hit", Field: "body"},
+		// The kept positions of beta and gamma are the lone mentions.
+		{ProbeID: "P02", Path: "a.go", Line: 300, Term: "beta", ConfidenceClass: "hit", Field: "body"},
+		{ProbeID: "P03", Path: "a.go", Line: 1700, Term: "gamma", ConfidenceClass: "hit", Field: "body"},
+		{ProbeID: "P02", Path: "c.go", Line: 1, Term: "beta", ConfidenceClass: "hit", Field: "body"},
+	}
+	h := &hydrator{in: in, o: opts(root, 8000)}
+	h.index()
+	f, err := ReadFile(root, "a.go", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := &surface{rs: in.Rank.Surfaces[0], file: f}
+	got := h.anchors(sf)
+	if len(got) < 2 || got[0] != 100 || got[1] < 1000 || got[1] > 1003 {
+		t.Fatalf("anchors %v, want the ranking's 100, then the beta+gamma cluster at L1000-L1003", got)
+	}
+	// A window there holds no kept hit: it counts against a probe whose term
+	// occurs in it.
+	st := &step{seg: segment{s: 990, e: 1010, target: 1000, anchors: []int{1000}}}
+	if p, full := h.charge(sf, st); p != "P02" && p != "P03" || full {
+		t.Fatalf("charged to %q (full %v), want P02 or P03", p, full)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -136,6 +137,11 @@ func NewFile(rel string, data []byte) *File {
 		}
 	}
 	return f
+}
+
+// LineAt is the 1-based line that holds byte offset off.
+func (f *File) LineAt(off int) int {
+	return sort.Search(len(f.starts), func(i int) bool { return f.starts[i] > off })
 }
 
 // Lines is the number of lines, counted as sed counts them.

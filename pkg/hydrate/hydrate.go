@@ -17,6 +17,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
@@ -39,8 +40,10 @@ const breadthTop = 3
 const fullFirstTop = 3
 
 // secondTop is how many further steps each of the breadthTop best surfaces
-// takes before the surfaces below them get their first chunk.
-const secondTop = 3
+// takes before the surfaces below them get their first chunk: windows on the
+// ranking's anchors, then on the other places where the surface's terms
+// cluster (hitAnchors), or the whole-file upgrade.
+const secondTop = 6
 
 // maxAnchors caps the target lines considered on one surface.
 const maxAnchors = 32
@@ -148,8 +151,9 @@ type surface struct {
 	next    int
 	chunks  []schema.Chunk
 	spent   int
-	capped  []string // ranges refused by the per-probe cap
-	probes  []string // probes charged for the chunks held
+	capped  []string     // ranges refused by the per-probe cap
+	occurs  []*lineTerms // lines where its terms occur (termLines), in line order
+	probes  []string     // probes charged for the chunks held
 	skipped bool
 }
 
@@ -173,9 +177,6 @@ type segment struct {
 	s, e, target int
 	hit          *schema.Hit
 	anchors      []int
-	// extra marks a window around a hit line the ranking did not pick as an
-	// anchor: it waits until every surface has its first chunk.
-	extra bool
 }
 
 type hydrator struct {
@@ -191,7 +192,8 @@ type hydrator struct {
 	skips     []schema.Skip
 	perProbe  map[string]int
 	heldView  map[string]bool
-	read      map[string]int // chunk id → when it was read (fill order)
+	read      map[string]int    // chunk id → when it was read (fill order)
+	probeOf   map[string]string // path NUL term → the probe of its first hit there
 	nread     int
 	spent     int
 	budget    int            // the whole budget, frame included
@@ -469,9 +471,8 @@ func (h *hydrator) segments(sf *surface) []segment {
 	n := sf.file.Lines()
 	w := h.o.Window
 	maxLen := 2 * (2*w + 1)
-	anchors, ranked := h.anchors(sf)
 	var segs []segment
-	for i, a := range anchors {
+	for _, a := range h.anchors(sf) {
 		var sg segment
 		switch {
 		case a == -1: // the known target's own range
@@ -489,7 +490,6 @@ func (h *hydrator) segments(sf *surface) []segment {
 		}
 		sg.hit = h.hitAt(sf.rs.Path, a)
 		sg.anchors = []int{a}
-		sg.extra = i >= ranked
 		covered := false
 		for i := range segs {
 			if sg.target >= segs[i].s && sg.target <= segs[i].e {
@@ -532,10 +532,9 @@ func (h *hydrator) segments(sf *surface) []segment {
 }
 
 // anchors lists the surface's target lines, best first: the ranking's, then
-// its other hit lines (hitAnchors); without ranking anchors the hit lines by
-// strength, else the file head (0). ranked is how many of them lead the list
-// as the ranking's choice.
-func (h *hydrator) anchors(sf *surface) (out []int, ranked int) {
+// the other lines where its terms occur (hitAnchors); without ranking anchors
+// the hit lines by strength, else the file head (0).
+func (h *hydrator) anchors(sf *surface) (out []int) {
 	seen := map[int]bool{}
 	add := func(a int) {
 		if !seen[a] && len(out) < maxAnchors {
@@ -546,15 +545,14 @@ func (h *hydrator) anchors(sf *surface) (out []int, ranked int) {
 	for _, a := range sf.rs.Anchors {
 		add(a)
 	}
-	ranked = len(out)
-	if ranked > 0 && !(ranked == 1 && out[0] == -1) {
-		// The ranking keeps a few anchors per file; the file's other hit lines
-		// follow them, the ones that bring terms no earlier window holds first.
-		for _, a := range h.hitAnchors(sf.rs.Path, out) {
+	if len(out) > 0 && !(len(out) == 1 && out[0] == -1) {
+		// The ranking keeps a few anchors per file; the other lines where the
+		// file's terms occur follow them, the ones that bring terms no
+		// earlier window holds first.
+		for _, a := range h.hitAnchors(sf, out) {
 			add(a)
 		}
 	} else {
-		ranked = maxAnchors
 		hs := append([]schema.Hit(nil), h.hits[sf.rs.Path]...)
 		sort.SliceStable(hs, func(i, j int) bool {
 			if a, b := classStrength(hs[i].ConfidenceClass), classStrength(hs[j].ConfidenceClass); a != b {
@@ -569,47 +567,29 @@ func (h *hydrator) anchors(sf *surface) (out []int, ranked int) {
 	if len(out) == 0 {
 		add(0)
 	}
-	return out, ranked
+	return out
 }
 
-// hitAnchors orders the hit lines of p that no window around the given
-// anchors holds, for the windows after the ranking's own. A line's worth is
-// the rarity of the distinct terms hit within a window of it that no chosen
-// window holds yet (so a file's later windows go to other term clusters),
-// plus a bonus for a definition, heading or key hit on the line itself.
-// Caution-only hits (source-of-truth phrasing) choose no window.
-func (h *hydrator) hitAnchors(p string, chosen []int) []int {
+// lineTerms is one line of a surface with the goal terms on it.
+type lineTerms struct {
+	line  int
+	terms map[string]bool
+	bonus float64
+}
+
+// hitAnchors orders the lines of sf where its terms occur that no window
+// around the given anchors holds, for the windows after the ranking's own. A
+// line's worth is the rarity of the distinct terms within a window of it that
+// no chosen window holds yet (so a file's later windows go to other term
+// clusters), a quarter of that for terms a chosen window holds, plus a bonus
+// for a definition, heading or key hit on the line itself. Caution-only hits
+// (source-of-truth phrasing) choose no window.
+func (h *hydrator) hitAnchors(sf *surface, chosen []int) []int {
 	w := h.o.Window
-	type lineTerms struct {
-		line  int
-		terms map[string]bool
-		bonus float64
-	}
-	var ls []*lineTerms
-	byLine := map[int]*lineTerms{}
-	for _, x := range h.hits[p] {
-		if x.Line < 1 || x.ConfidenceClass == "caution_only" {
-			continue
-		}
-		lt := byLine[x.Line]
-		if lt == nil {
-			lt = &lineTerms{line: x.Line, terms: map[string]bool{}}
-			byLine[x.Line] = lt
-			ls = append(ls, lt)
-		}
-		lt.terms[x.Term] = true
-		idf := h.idf(x.Term)
-		switch x.Field {
-		case "definition":
-			lt.bonus = max(lt.bonus, 3*idf)
-		case "definition_line", "heading", "key":
-			lt.bonus = max(lt.bonus, idf)
-		}
-	}
+	ls := h.termLines(sf)
 	if len(ls) == 0 {
 		return nil
 	}
-	sort.Slice(ls, func(i, j int) bool { return ls[i].line < ls[j].line })
 	// The distinct terms within a window of each hit line, and their rarity.
 	around := make([][]string, len(ls))
 	rarity := map[string]float64{}
@@ -668,7 +648,9 @@ func (h *hydrator) hitAnchors(p string, chosen []int) []int {
 			}
 			sc := lt.bonus
 			for _, t := range around[i] {
-				if !covered[t] {
+				if covered[t] {
+					sc += rarity[t] / 4
+				} else {
 					sc += rarity[t]
 				}
 			}
@@ -686,6 +668,63 @@ func (h *hydrator) hitAnchors(p string, chosen []int) []int {
 		cover(ls[best].line)
 	}
 	return out
+}
+
+// termLines lists the lines of sf that hold a term of its non-caution hits,
+// with those terms, in line order. The probe keeps only a few hit positions
+// per term and file, so the file is scanned again for every occurrence (with
+// the probe's matcher): in a large file the terms' clusters are where they
+// occur, not where the first hits happened to be kept. The hits add their
+// field's bonus to their own line.
+func (h *hydrator) termLines(sf *surface) []*lineTerms {
+	byLine := map[int]*lineTerms{}
+	at := func(n int) *lineTerms {
+		lt := byLine[n]
+		if lt == nil {
+			lt = &lineTerms{line: n, terms: map[string]bool{}}
+			byLine[n] = lt
+		}
+		return lt
+	}
+	var terms []string
+	seen := map[string]bool{}
+	if h.probeOf == nil {
+		h.probeOf = map[string]string{}
+	}
+	for _, x := range h.hits[sf.rs.Path] {
+		if x.Line < 1 || x.ConfidenceClass == "caution_only" {
+			continue
+		}
+		if !seen[x.Term] {
+			seen[x.Term] = true
+			terms = append(terms, x.Term)
+			if k := sf.rs.Path + "\x00" + x.Term; h.probeOf[k] == "" {
+				h.probeOf[k] = x.ProbeID
+			}
+		}
+		lt := at(x.Line)
+		lt.terms[x.Term] = true
+		idf := h.idf(x.Term)
+		switch x.Field {
+		case "definition":
+			lt.bonus = max(lt.bonus, 3*idf)
+		case "definition_line", "heading", "key":
+			lt.bonus = max(lt.bonus, idf)
+		}
+	}
+	if len(terms) > 0 && sf.file != nil {
+		match.New(terms).Scan(sf.file.Data, func(t, s, _ int) bool {
+			at(sf.file.LineAt(s)).terms[terms[t]] = true
+			return true
+		})
+	}
+	ls := make([]*lineTerms, 0, len(byLine))
+	for _, lt := range byLine {
+		ls = append(ls, lt)
+	}
+	sort.Slice(ls, func(i, j int) bool { return ls[i].line < ls[j].line })
+	sf.occurs = ls
+	return ls
 }
 
 // idf is a term's rarity among the files hit: ln(1 + files hit / files the
@@ -1067,7 +1106,7 @@ func (h *hydrator) fill(surfaces []*surface) {
 			if deepened == breadthTop {
 				break
 			}
-			if sf.next == round+1 && len(sf.steps) > round+1 && !sf.steps[round+1].seg.extra {
+			if sf.next == round+1 && len(sf.steps) > round+1 {
 				h.take(sf, h.o.Budget)
 				deepened++
 			}
@@ -1314,8 +1353,32 @@ func (h *hydrator) charge(sf *surface, st *step) (probe string, full bool) {
 	if best != "" {
 		return best, false
 	}
+	// A window chosen where the terms occur may hold no kept hit: it counts
+	// against a probe that searched for a term occurring in it.
+	var probes []string
+	for _, lt := range sf.occurs {
+		if lt.line >= st.seg.s && lt.line <= st.seg.e {
+			for t := range lt.terms {
+				probes = append(probes, h.probeOf[sf.rs.Path+"\x00"+t])
+			}
+		}
+	}
+	slices.Sort(probes)
+	for _, p := range probes {
+		if p != "" && room(p) && (best == "" || h.perProbe[p] < h.perProbe[best]) {
+			best = p
+		}
+	}
+	if best != "" {
+		return best, false
+	}
 	if st.seg.hit != nil && st.seg.hit.ProbeID != "" {
 		return st.seg.hit.ProbeID, true
+	}
+	for _, p := range probes {
+		if p != "" {
+			return p, true
+		}
 	}
 	for _, x := range h.hits[sf.rs.Path] {
 		if x.ProbeID != "" && x.Line >= st.seg.s && x.Line <= st.seg.e {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/record"
@@ -33,14 +34,13 @@ type Assembled struct {
 // Assemble builds the packet and fits it to its budget as format writes it:
 // the md brief whole (md), or the hydrated_chunks records (ndjson, json,
 // yaml). While it does not fit, the brief's frame is shortened (views), then
-// the last chunk read is left out (rtch-hydrate writes chunks in the order it
-// read them, so chunks go in the reverse of the order the budget was spent in:
-// the context added with budget left first, the top surfaces' first windows
-// last), and the packet is built again from the lane without it, so the
-// verdict, questions and cautions describe what is delivered; each chunk left
-// out is a packet skip with reason budget. A budget smaller than the smallest
-// frame is an error. handoff asks for the target set (it is also implied by
-// expected_output target_set_for_consolidate).
+// chunks are left out (leaveOutNext: a surface's further windows, last read
+// first, before any surface's first look) and the packet is built again from
+// the lane without them, so the verdict, questions and cautions describe what
+// is delivered; each chunk left out is a packet skip with reason budget. A
+// budget smaller than the smallest frame is an error. handoff asks for the
+// target set (it is also implied by expected_output
+// target_set_for_consolidate).
 func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, error) {
 	lane := *in
 	lane.Chunks = append([]schema.Chunk(nil), in.Chunks...)
@@ -77,14 +77,15 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 		case format == "md" && vi == 0:
 			vi = 1 // a shorter frame before any chunk is left out
 		case len(lane.Chunks) > 0:
-			// Leave out as many of the last chunks as the excess asks for
-			// (at least one), priced as the format writes them; the next
-			// round measures again.
+			// Leave out as many chunks as the excess asks for (at least
+			// one), priced as the format writes them; the next round
+			// measures again.
 			for excess := size - p.Budget.Cap; excess > 0 && len(lane.Chunks) > 0; {
-				c := lane.Chunks[len(lane.Chunks)-1]
+				i := leaveOutNext(lane.Chunks)
+				c := lane.Chunks[i]
 				excess -= chunkCost(c, format, o.Count)
 				lane.Skips = append(lane.Skips, leftOut(c, format, p.Budget.Cap))
-				lane.Chunks = lane.Chunks[:len(lane.Chunks)-1]
+				lane.Chunks = slices.Delete(lane.Chunks, i, i+1)
 			}
 		case format == "md" && vi < len(views)-1:
 			vi++
@@ -92,6 +93,22 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 			return nil, fmt.Errorf("the %d-token budget is smaller than the smallest %s packet (%d tokens with no chunk)", p.Budget.Cap, format, size)
 		}
 	}
+}
+
+// leaveOutNext picks the chunk to leave out of cs (in the order read): the
+// last read of those whose surface holds another chunk, so every surface keeps
+// its first look while any surface has more than one; then the last read.
+func leaveOutNext(cs []schema.Chunk) int {
+	n := map[string]int{}
+	for _, c := range cs {
+		n[c.Path]++
+	}
+	for i := len(cs) - 1; i >= 0; i-- {
+		if n[cs[i].Path] > 1 {
+			return i
+		}
+	}
+	return len(cs) - 1
 }
 
 // leftOut is the skip of a chunk the packet leaves out to fit its budget.
