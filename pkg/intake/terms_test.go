@@ -3,11 +3,11 @@ package intake
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/rtch/rtch/pkg/internal/sharedeval"
 	"github.com/rtch/rtch/pkg/schema"
 )
 
@@ -398,9 +398,9 @@ func TestExtractTermsHyphenatedNames(t *testing.T) {
 func BenchmarkExtractTerms(b *testing.B) {
 	var goals []string
 	for _, name := range []string{"go-commits.jsonl", "swebench-verified-dev.jsonl"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "eval", name))
+		data, err := os.ReadFile(sharedeval.Path(b, name))
 		if err != nil {
-			b.Skip("evaluation data not found:", err)
+			b.Fatal(err)
 		}
 		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 			var row struct {

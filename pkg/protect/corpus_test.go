@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rtch/rtch/pkg/internal/sharedeval"
 )
 
 // evalRow is one row of injections-dev.jsonl or benign-dev.jsonl.
@@ -84,9 +86,9 @@ func (t tally) String() string { return fmt.Sprintf("%d/%d (%.1f%%)", t.hit, t.n
 // (docs/bench/protect.md holds the numbers). It fails when the aims of the
 // issue are missed, so a regression in the rules cannot pass unnoticed.
 func TestCorpusReport(t *testing.T) {
-	inj := loadJSONL[evalRow](t, sharedEval(t, "injections-dev.jsonl"))
-	ben := loadJSONL[evalRow](t, sharedEval(t, "benign-dev.jsonl"))
-	atk := loadJSONL[attackRow](t, sharedEval(t, "delimiter-attacks.jsonl"))
+	inj := loadJSONL[evalRow](t, sharedeval.Path(t, "injections-dev.jsonl"))
+	ben := loadJSONL[evalRow](t, sharedeval.Path(t, "benign-dev.jsonl"))
+	atk := loadJSONL[attackRow](t, sharedeval.Path(t, "delimiter-attacks.jsonl"))
 
 	bySource, byCategory, byAim := map[string]*split{}, map[string]*split{}, map[string]*tally{}
 	byPattern := map[string]int{}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/rtch/rtch/pkg/internal/sharedeval"
 )
 
 // heldOutFile is one file of a public corpus, read from a bare mirror at a
@@ -53,7 +55,7 @@ func TestHeldOut(t *testing.T) {
 	}
 	dev := map[string]bool{}
 	for _, name := range []string{"injections-dev.jsonl", "benign-dev.jsonl"} {
-		for _, r := range loadJSONL[evalRow](t, sharedEval(t, name)) {
+		for _, r := range loadJSONL[evalRow](t, sharedeval.Path(t, name)) {
 			dev[r.Text] = true
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/rtch/rtch/pkg/internal/sharedeval"
 )
 
 // attackRow is one row of delimiter-attacks.jsonl.
@@ -59,28 +61,6 @@ func loadJSONL[T any](t testing.TB, path string) []T {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return out
-}
-
-// sharedEval finds ../shared/eval/<name> by walking up from the package
-// directory to the directory that holds shared/eval (the repository's
-// sibling); it skips the test when the file is not there.
-func sharedEval(t testing.TB, name string) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", "eval", name)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared/eval/%s not found above the package directory", name)
-		}
-		dir = parent
-	}
 }
 
 // checkWrapped asserts the wrapper's invariants for one text and tier.
@@ -156,7 +136,7 @@ func TestDelimiterAttacksEmbedded(t *testing.T) {
 }
 
 func TestDelimiterAttacksShared(t *testing.T) {
-	rows := loadJSONL[attackRow](t, sharedEval(t, "delimiter-attacks.jsonl"))
+	rows := loadJSONL[attackRow](t, sharedeval.Path(t, "delimiter-attacks.jsonl"))
 	for _, r := range rows {
 		t.Run(r.ID, func(t *testing.T) { checkAttack(t, r) })
 	}

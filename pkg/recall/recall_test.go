@@ -13,11 +13,10 @@ import (
 	"time"
 
 	"github.com/rtch/rtch/pkg/guildconfig"
+	"github.com/rtch/rtch/pkg/internal/sharedeval"
 	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/wiki"
 )
-
-const attacks = "../../../shared/eval/delimiter-attacks.jsonl"
 
 func write(t *testing.T, root, rel string, data []byte) {
 	t.Helper()
@@ -35,9 +34,9 @@ func write(t *testing.T, root, rel string, data []byte) {
 // quarantined (no delimiter at all) or wrapped with exactly one opening and
 // one closing delimiter, untrusted, and unwraps to the page's section text.
 func TestDelimiterAttacksThroughRecall(t *testing.T) {
-	f, err := os.Open(attacks)
+	f, err := os.Open(sharedeval.Path(t, "delimiter-attacks.jsonl"))
 	if err != nil {
-		t.Skipf("attack corpus not available: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	type row struct {

@@ -4,7 +4,6 @@ package walk
 
 import (
 	"context"
-	"github.com/rtch/rtch/pkg/pathenc"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -15,11 +14,10 @@ import (
 	"sync"
 	"testing"
 	"unicode/utf8"
-)
 
-// hostileScript is the shared bad-input fixture builder, found relative to
-// this package: <repo>/pkg/walk -> <repo>/../shared/eval.
-const hostileScript = "../../../shared/eval/hostile-tree.sh"
+	"github.com/rtch/rtch/pkg/internal/sharedeval"
+	"github.com/rtch/rtch/pkg/pathenc"
+)
 
 type outcome struct {
 	files map[string]File
@@ -30,13 +28,7 @@ type outcome struct {
 
 func hostileTree(t *testing.T) string {
 	t.Helper()
-	script, err := filepath.Abs(hostileScript)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(script); err != nil {
-		t.Skipf("%s not found (the shared eval directory is a sibling of the repository): %v", hostileScript, err)
-	}
+	script := sharedeval.Path(t, "hostile-tree.sh") // the shared bad-input fixture builder
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("bash not installed: cannot build the hostile tree")
 	}
