@@ -75,6 +75,14 @@ func Block(lang, text string) string {
 	return b.String()
 }
 
+// NamesBlock is Block for the toolkit's own sentences, which name files in
+// their record spelling (pkg/pathenc): it decodes those escapes first, as
+// Code does, so x_¤xFF.md reads x_¤xFF.md in the brief, not x_¤¤xFF.md.
+// File text goes through Block, which keeps every ¤ it holds.
+func NamesBlock(lang, text string) string {
+	return Block(lang, pathenc.Decode(text))
+}
+
 // Fence returns a backtick fence longer than any backtick run in text.
 func Fence(text string) string {
 	return strings.Repeat("`", max(3, LongestRun(text)+1))

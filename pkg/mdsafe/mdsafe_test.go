@@ -90,3 +90,15 @@ func TestCut(t *testing.T) {
 		t.Error(got)
 	}
 }
+
+// TestNamesBlockShowsRecordSpelling: a sentence naming a file whose name is
+// not UTF-8 shows the record's spelling, while Block keeps a file's own ¤.
+func TestNamesBlockShowsRecordSpelling(t *testing.T) {
+	q := "- which of `x_¤xFF.md` is current?\n"
+	if got := NamesBlock("text", q); !strings.Contains(got, "x_¤xFF.md") || strings.Contains(got, "¤¤") {
+		t.Errorf("NamesBlock %q", got)
+	}
+	if got := Block("text", "price: 5¤\n"); !strings.Contains(got, "5¤¤") {
+		t.Errorf("Block lost the file's ¤: %q", got)
+	}
+}

@@ -274,7 +274,7 @@ func questions(b *strings.Builder, p *schema.Packet, v view) {
 	}
 	if len(qs) > 0 {
 		b.WriteString("## Unresolved questions\n\n")
-		b.WriteString(mdsafe.Block("text", strings.Join(qs, "\n")+"\n"))
+		b.WriteString(mdsafe.NamesBlock("text", strings.Join(qs, "\n")+"\n"))
 		b.WriteString("\n")
 	}
 	if len(p.NextLegalProbes) > 0 && v.probes > 0 {

@@ -113,6 +113,9 @@ func TestNonUTF8NamesThroughTheLane(t *testing.T) {
 			t.Errorf("md brief: no re-entry of %s in\n%s", path, md.String())
 		}
 	}
+	if strings.Contains(md.String(), "¤¤x") { // a sentence naming the file escaped its escape
+		t.Errorf("md brief spells a name twice escaped:\n%s", md.String())
+	}
 
 	var rec bytes.Buffer
 	if _, err := pipeline.Run(context.Background(), opt, []pipeline.Stage{{Tool: guildrecall.Tool(), Args: []string{"--cwd", dir, "--query", "webhook retry budget notes", "--json"}}}, nil, &rec); err != nil {
