@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bytes"
+	"math/bits"
 	"path"
 	"sort"
 	"strings"
@@ -51,6 +52,7 @@ type termEv struct {
 	fileExact, filePart, dir   bool
 	npos                       int8
 	pos                        [keptPositions]pos
+	scored                     int32 // the last line whose score counted the term
 }
 
 // fileEv is one file's evidence.
@@ -65,7 +67,7 @@ type fileEv struct {
 type lineScore struct {
 	line  int
 	score float64
-	seen  uint64 // terms (index mod 64) already counted on the line
+	seen  uint64 // the bits (censusTerm.bit) of the terms on the line
 }
 
 // collector gathers one file's evidence; slot maps a term to its entry + 1
@@ -164,15 +166,15 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 			case fDefLine, fHeading:
 				w *= 2
 			}
-			bit := uint64(1) << (uint(t) % 64)
 			if n := len(ls); n > 0 && ls[n-1].line == ln {
-				if ls[n-1].seen&bit == 0 {
+				if te.scored != int32(ln) {
 					ls[n-1].score += w
-					ls[n-1].seen |= bit
+					ls[n-1].seen |= ct.bit
 				}
 			} else {
-				ls = append(ls, lineScore{line: ln, score: w, seen: bit})
+				ls = append(ls, lineScore{line: ln, score: w, seen: ct.bit})
 			}
+			te.scored = int32(ln)
 		}
 		return true
 	})
@@ -188,9 +190,9 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 // first, spread apart.
 func pickAnchors(ls []lineScore, terms []censusTerm) []int {
 	var bitIDF [64]float64
-	for i, t := range terms {
-		if t.phrase == "" && !t.neighbor && t.idf > bitIDF[i%64] {
-			bitIDF[i%64] = t.idf
+	for _, t := range terms {
+		if t.bit != 0 {
+			bitIDF[bits.TrailingZeros64(t.bit)] = t.idf
 		}
 	}
 	type cand struct {
@@ -239,6 +241,24 @@ func pickAnchors(ls []lineScore, terms []censusTerm) []int {
 		}
 	}
 	return out
+}
+
+// assignBits gives each of the 64 rarest terms that score lines a bit of
+// its own for the window masks of pickAnchors. A goal with more terms
+// leaves the commoner ones out of the window bonus rather than letting two
+// terms share a bit, which would credit a common term with a rare one's IDF.
+func assignBits(terms []censusTerm) {
+	var idx []int
+	for i := range terms {
+		terms[i].bit = 0
+		if terms[i].phrase == "" && !terms[i].neighbor {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return terms[idx[a]].idf > terms[idx[b]].idf })
+	for k, i := range idx[:min(len(idx), 64)] {
+		terms[i].bit = uint64(1) << uint(k)
+	}
 }
 
 func containsInt(xs []int, x int) bool {

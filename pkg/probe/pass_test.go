@@ -1,6 +1,12 @@
 package probe
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/match"
+)
 
 func TestPhraseInPath(t *testing.T) {
 	cases := []struct {
@@ -68,5 +74,41 @@ func TestRarestGoalTermIsTheGoalsRarest(t *testing.T) {
 	}
 	if got := rarestGoalTerm(terms[2:3]); got != -1 {
 		t.Fatalf("a goal with no term of its own: %d", got)
+	}
+}
+
+// TestAnchorsPastSixtyFourTerms: a goal with more than 64 terms must not
+// credit a common term with a rare term's IDF. Term 64 ("commonword")
+// would share term 0's bit under an index-mod-64 mask; the window around it
+// must still rank below the window of a genuinely rarer term.
+func TestAnchorsPastSixtyFourTerms(t *testing.T) {
+	terms := make([]censusTerm, 70)
+	lits := make([]string, len(terms))
+	for i := range terms {
+		terms[i] = censusTerm{text: fmt.Sprintf("filler%02dword", i), goalKind: "word", idf: 1}
+	}
+	terms[0] = censusTerm{text: "zebrafish", goalKind: "word", idf: 9}
+	terms[5] = censusTerm{text: "rarelyseen", goalKind: "word", idf: 3}
+	terms[64] = censusTerm{text: "commonword", goalKind: "word", idf: 0.1}
+	for i, ct := range terms {
+		lits[i] = ct.text
+	}
+	var src strings.Builder
+	for ln := 1; ln <= 200; ln++ {
+		switch ln {
+		case 10:
+			src.WriteString("commonword here\n")
+		case 110:
+			src.WriteString("rarelyseen there\n")
+		default:
+			src.WriteString("nothing\n")
+		}
+	}
+	assignBits(terms)
+	c := &collector{slot: make([]int32, len(terms)), ev: &fileEv{path: "f.txt"}}
+	scanFile(match.New(lits), terms, "f.txt", []byte(src.String()), c)
+	ev := c.done()
+	if ev == nil || len(ev.anchors) == 0 || ev.anchors[0] != 110 {
+		t.Fatalf("anchors %v, want line 110 (rarelyseen) first", ev.anchors)
 	}
 }

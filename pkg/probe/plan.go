@@ -73,6 +73,7 @@ type censusTerm struct {
 	phrase    string // "truth" or "deprecation" for phrase literals
 	pathOnly  bool   // a path-like term: matched against paths, and in content literally
 	locations map[string][]int
+	bit       uint64 // its own bit in a line's window mask (assignBits), 0 if none
 }
 
 // plan builds the census terms and the probes for a basket.

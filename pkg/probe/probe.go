@@ -167,6 +167,7 @@ func (r *run) matchers() (cm, pm *match.Matcher, pathIdx []int) {
 func (r *run) pass(ctx context.Context) error {
 	cm, pm, pathIdx := r.matchers()
 	terms := r.terms
+	assignBits(terms)
 	r.evs = make([]*fileEv, len(r.files))
 	pool := sync.Pool{New: func() any { return &collector{slot: make([]int32, len(terms))} }}
 	var totalBytes int64
