@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,7 +48,7 @@ var fixtureQueries = []string{
 func TestPostgresAgainstSQLite(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	root := filepath.Join(t.TempDir(), "ledgerly")
-	if err := copyDir(fixture, root); err != nil {
+	if err := os.CopyFS(root, os.DirFS(fixture)); err != nil {
 		t.Fatal(err)
 	}
 	sq := guildconfig.Defaults()
@@ -102,22 +101,4 @@ func wikiChunks(t *testing.T, root, q string, set guildconfig.Settings, backend 
 		}
 	}
 	return strings.Join(out, " ")
-}
-
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
 }

@@ -3,7 +3,6 @@ package guildrecall
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +83,7 @@ func params(t *testing.T, backend string, p testscript.Params) testscript.Params
 				return err
 			}
 		}
-		return copyTree(src, filepath.Join(env.WorkDir, "ledgerly"))
+		return os.CopyFS(filepath.Join(env.WorkDir, "ledgerly"), os.DirFS(src))
 	}
 	p.Condition = func(cond string) (bool, error) {
 		switch cond {
@@ -119,22 +118,4 @@ func toPostgres(cfg string) string {
 		return strings.Replace(cfg, "[index]\n", "[index]\nbackend = \"postgres\"\n", 1)
 	}
 	return cfg + "\n[index]\nbackend = \"postgres\"\n"
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
 }
