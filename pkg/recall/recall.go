@@ -1,8 +1,9 @@
 // Package recall is the single recall path of the guild tools (SPEC §10):
 // one call answers a query from the knowledge graph's structure, the wiki
 // (a persistent index — SQLite FTS5, or PostgreSQL for a wiki a team
-// shares — in-memory BM25 or a streaming fs-scan, chosen by size) and a token-scored graph traversal, fans out over a workspace's
-// sub-guilds, and returns only protected chunks. Every chunk, whatever its
+// shares — in-memory BM25 or a streaming fs-scan, chosen by size) and a
+// token-scored graph traversal, fans out over a workspace's sub-guilds, and
+// returns only protected chunks. Every chunk, whatever its
 // source, goes through pkg/protect in the same order — probe, quarantine
 // (with a security event appended), classify, wrap — before it is part of a
 // Result; there is no way to obtain an unprotected hit from this package.
