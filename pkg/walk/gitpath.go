@@ -114,7 +114,7 @@ func (w *walker) gitFast() ([]job, error) {
 					Detail: fmt.Sprintf("%d bytes over the %d-byte cap; not read", size, w.maxSize)})
 				continue
 			}
-			r.files = append(r.files, File{Path: rel, Abs: abs, Size: st.Size()})
+			r.files = append(r.files, File{Path: rel, Abs: abs, Size: st.Size(), ID: identOf(st)})
 		default:
 			r.skips = append(r.skips, special(rel, typ))
 		}

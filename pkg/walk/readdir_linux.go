@@ -106,9 +106,9 @@ func parseDirents(b []byte, prefix string, ents []dirent) []dirent {
 	return ents
 }
 
-// lstat returns the size and type bits of an entry of the directory,
-// without following a symlink.
-func (h dirHandle) lstat(abs, name string) (int64, fs.FileMode, error) {
+// lstat returns the size, type bits and identity of an entry of the
+// directory, without following a symlink.
+func (h dirHandle) lstat(abs, name string) (int64, fs.FileMode, Ident, error) {
 	var st unix.Stat_t
 	for {
 		err := unix.Fstatat(h.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -116,11 +116,12 @@ func (h dirHandle) lstat(abs, name string) (int64, fs.FileMode, error) {
 			continue
 		}
 		if err != nil {
-			return 0, 0, &fs.PathError{Op: "lstat", Path: abs, Err: err}
+			return 0, 0, Ident{}, &fs.PathError{Op: "lstat", Path: abs, Err: err}
 		}
 		break
 	}
-	return st.Size, statmode.Type(st.Mode), nil
+	id := Ident{Dev: uint64(st.Dev), Ino: uint64(st.Ino), MtimeNs: st.Mtim.Nano(), CtimeNs: st.Ctim.Nano()}
+	return st.Size, statmode.Type(st.Mode), id, nil
 }
 
 func (h dirHandle) close() {

@@ -36,12 +36,12 @@ func openDir(abs, prefix string, _ bool, _ []byte) (dirHandle, []dirent, error) 
 	return dirHandle{}, ents, err
 }
 
-func (dirHandle) lstat(abs, _ string) (int64, fs.FileMode, error) {
+func (dirHandle) lstat(abs, _ string) (int64, fs.FileMode, Ident, error) {
 	st, err := os.Lstat(abs)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, Ident{}, err
 	}
-	return st.Size(), st.Mode().Type(), nil
+	return st.Size(), st.Mode().Type(), identOf(st), nil
 }
 
 func (dirHandle) close() {}

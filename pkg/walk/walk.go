@@ -102,6 +102,16 @@ type File struct {
 	Abs string
 	// Size is the size in bytes at walk time (from lstat).
 	Size int64
+	// ID is the rest of what lstat said at walk time, the identity a
+	// persistent index compares (zero where the platform gives none).
+	ID Ident
+}
+
+// Ident is a file's identity beyond its size: an edit, a replacement or a
+// rename over it changes at least one field.
+type Ident struct {
+	Dev, Ino         uint64
+	MtimeNs, CtimeNs int64
 }
 
 // Skip reports an entry that is not handed on as text.
@@ -660,15 +670,16 @@ func (w *walker) dir(j job, r *result) {
 		rel := filepath.ToSlash(abs[len(w.rootSep):])
 		typ := e.typ
 		var size int64
+		var id Ident
 		statted := false
 		if typ == typeUnknown || typ == 0 {
 			// Regular files need their size; unknown types need a look.
-			sz, t, err := h.lstat(abs, name)
+			sz, t, ident, err := h.lstat(abs, name)
 			if err != nil {
 				w.unreadable(r, rel, err)
 				continue
 			}
-			size, typ, statted = sz, t, true
+			size, typ, id, statted = sz, t, ident, true
 		}
 		isDir := typ.IsDir()
 		ignored, whitelisted := false, false
@@ -696,7 +707,7 @@ func (w *walker) dir(j job, r *result) {
 					Detail: fmt.Sprintf("%d bytes over the %d-byte cap; not read", size, w.maxSize)})
 				continue
 			}
-			r.files = append(r.files, File{Path: rel, Abs: abs, Size: size})
+			r.files = append(r.files, File{Path: rel, Abs: abs, Size: size, ID: id})
 		default:
 			r.skips = append(r.skips, special(rel, typ))
 		}
