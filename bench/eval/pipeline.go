@@ -151,7 +151,9 @@ func runPipeline(ctx context.Context, tree, intent string, o pipelineOptions) (p
 		{"--goal-file", goal, "--profile", "code_path", "--fanout", "normal", "--risk", "read_only",
 			"--output-kind", "hydration_packet", "--enough", o.Enough},
 		{"--dir", tree},
-		nil, nil, nil,
+		// Every task's tree is new: a tree index would be built and never
+		// reused, and its output is byte-identical to --no-index.
+		{"--no-index"}, {"--no-index"}, nil,
 	}
 	env := append(os.Environ(), "RTCH_ZONE_ROOT="+tree)
 	stages := pipelineTools[:len(pipelineTools)-1]

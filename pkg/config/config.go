@@ -36,6 +36,9 @@ type Config struct {
 	Zone Zone `toml:"zone"`
 	// Gate configures the effective-record gate.
 	Gate Gate `toml:"gate"`
+	// Index configures the persistent tree index of rtch-scout and
+	// rtch-probe.
+	Index Index `toml:"index"`
 	// Tokenizer is how rtch-hydrate and rtch-packet count tokens: "chars4"
 	// (ceil(chars/4), the default), "o200k" or "cl100k"; --tokenizer wins.
 	Tokenizer string `toml:"tokenizer"`
@@ -100,6 +103,15 @@ type Scout struct {
 	// CeilingBytes is each content scan's cost ceiling in bytes read, counted
 	// in path order so the cut is deterministic; default 2 GiB.
 	CeilingBytes int64 `toml:"ceiling_bytes"`
+}
+
+// Index configures the persistent tree index (pkg/index); --index and
+// --no-index win over it.
+type Index struct {
+	// Dir holds the index instead of the user cache directory.
+	Dir string `toml:"dir"`
+	// Disabled turns the index off: every run reads every file.
+	Disabled bool `toml:"disabled"`
 }
 
 // Zone configures zone orientation.

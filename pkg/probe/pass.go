@@ -1,12 +1,13 @@
 package probe
 
 import (
-	"bytes"
 	"math/bits"
 	"path"
 	"sort"
 	"strings"
 
+	"github.com/rtch/rtch/pkg/fields"
+	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/symbols"
 )
@@ -95,93 +96,146 @@ func (c *collector) done() *fileEv {
 	return c.ev
 }
 
+// fileScan is one file's evidence being gathered, match by match, from its
+// bytes (scanFile) or from the tree index (replayFile): both hand every
+// match to add in the order the matcher finds them, so both give the same
+// evidence.
+type fileScan struct {
+	terms                 []censusTerm
+	path                  string
+	isMD, isKeyed, isCode bool
+	c                     *collector
+	ls                    []lineScore
+}
+
+func newFileScan(terms []censusTerm, p string, c *collector) *fileScan {
+	ext := strings.ToLower(path.Ext(p))
+	return &fileScan{terms: terms, path: p, c: c,
+		isMD:    ext == ".md" || ext == ".markdown" || ext == ".mdx",
+		isKeyed: ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml",
+		isCode:  symbols.Lang(p) != ""}
+}
+
+// field is the field of a match of ct on line ln; the line's facts are
+// asked only when the field depends on them.
+func (fs *fileScan) field(ct *censusTerm, ln int, heading, key, def func() bool) uint8 {
+	switch {
+	case ct.locations[fs.path] != nil && containsInt(ct.locations[fs.path], ln):
+		if fs.isMD {
+			return fHeading
+		} else if fs.isKeyed {
+			return fKey
+		}
+		return fDef
+	case fs.isMD && heading():
+		return fHeading
+	case fs.isKeyed && key():
+		return fKey
+	case fs.isCode && def():
+		return fDefLine
+	}
+	return fBody
+}
+
+// add records one match of term t on line ln, col its first byte (0-based).
+func (fs *fileScan) add(t, ln, col int, f uint8) {
+	ct := &fs.terms[t]
+	te := fs.c.get(t)
+	switch f {
+	case fDef:
+		te.def++
+	case fDefLine:
+		te.defl++
+	case fHeading:
+		te.head++
+	case fKey:
+		te.key++
+	default:
+		te.body++
+	}
+	if int(te.npos) < keptPositions {
+		te.pos[te.npos] = pos{int32(ln), int32(col + 1), f}
+		te.npos++
+	} else if f != fBody {
+		// A stronger field replaces the last kept body position.
+		for k := keptPositions - 1; k >= 0; k-- {
+			if te.pos[k].field == fBody {
+				te.pos[k] = pos{int32(ln), int32(col + 1), f}
+				break
+			}
+		}
+	}
+	if ct.phrase == "" && !ct.neighbor {
+		w := ct.idf
+		switch f {
+		case fDef:
+			w *= 4
+		case fDefLine, fHeading:
+			w *= 2
+		}
+		if n := len(fs.ls); n > 0 && fs.ls[n-1].line == ln {
+			if te.scored != int32(ln) {
+				fs.ls[n-1].score += w
+				fs.ls[n-1].seen |= ct.bit
+			}
+		} else {
+			fs.ls = append(fs.ls, lineScore{line: ln, score: w, seen: ct.bit})
+		}
+		te.scored = int32(ln)
+	}
+}
+
+// finish sets the counts of a file with evidence.
+func (fs *fileScan) finish(bytes int64, lines func() int) {
+	ev := fs.c.ev
+	ev.bytes = bytes
+	if len(ev.terms) > 0 {
+		ev.lines = lines()
+		ev.anchors = pickAnchors(fs.ls, fs.terms)
+	}
+}
+
 // scanFile finds every census term in one file's bytes.
 func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *collector) {
-	ext := strings.ToLower(path.Ext(p))
-	isMD := ext == ".md" || ext == ".markdown" || ext == ".mdx"
-	isKeyed := ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml"
-	isCode := symbols.Lang(p) != ""
-	get := c.get
-	ev := c.ev
-	ev.bytes = int64(len(data))
+	fs := newFileScan(terms, p, c)
 	var lines *match.Lines
-	var ls []lineScore
 	curLine, curStart, curEnd := 0, 0, -1
 	m.Scan(data, func(t, s, e int) bool {
-		ct := &terms[t]
 		if lines == nil {
 			lines = match.NewLines(data)
 		}
 		if s >= curEnd || s < curStart {
 			curLine, curStart, curEnd = lines.At(s)
 		}
-		ln, lstart := curLine, curStart
 		line := data[curStart:curEnd]
-		f := fBody
-		switch {
-		case ct.locations[p] != nil && containsInt(ct.locations[p], ln):
-			f = fDef
-			if isMD {
-				f = fHeading
-			} else if isKeyed {
-				f = fKey
-			}
-		case isMD && isHeading(line):
-			f = fHeading
-		case isKeyed && isKeyAt(data, e):
-			f = fKey
-		case isCode && defContext(line, s-lstart):
-			f = fDefLine
-		}
-		te := get(t)
-		switch f {
-		case fDef:
-			te.def++
-		case fDefLine:
-			te.defl++
-		case fHeading:
-			te.head++
-		case fKey:
-			te.key++
-		default:
-			te.body++
-		}
-		if int(te.npos) < keptPositions {
-			te.pos[te.npos] = pos{int32(ln), int32(s - lstart + 1), f}
-			te.npos++
-		} else if f != fBody {
-			// A stronger field replaces the last kept body position.
-			for k := keptPositions - 1; k >= 0; k-- {
-				if te.pos[k].field == fBody {
-					te.pos[k] = pos{int32(ln), int32(s - lstart + 1), f}
-					break
-				}
-			}
-		}
-		if ct.phrase == "" && !ct.neighbor {
-			w := ct.idf
-			switch f {
-			case fDef:
-				w *= 4
-			case fDefLine, fHeading:
-				w *= 2
-			}
-			if n := len(ls); n > 0 && ls[n-1].line == ln {
-				if te.scored != int32(ln) {
-					ls[n-1].score += w
-					ls[n-1].seen |= ct.bit
-				}
-			} else {
-				ls = append(ls, lineScore{line: ln, score: w, seen: ct.bit})
-			}
-			te.scored = int32(ln)
-		}
+		f := fs.field(&terms[t], curLine,
+			func() bool { return fields.IsHeading(line) },
+			func() bool { return fields.IsKeyAt(data, e) },
+			func() bool { return fields.InDef(line, s-curStart) })
+		fs.add(t, curLine, s-curStart, f)
 		return true
 	})
-	if len(ev.terms) > 0 {
-		ev.lines = match.CountLines(data)
-		ev.anchors = pickAnchors(ls, terms)
+	fs.finish(int64(len(data)), func() int { return match.CountLines(data) })
+}
+
+// replayFile gathers one file's evidence from its entry in the tree index,
+// as scanFile would from its bytes.
+func replayFile(m *match.Matcher, phrase []int, terms []censusTerm, p string, fl *index.File, c *collector, buf []index.Hit) ([]index.Hit, error) {
+	fs := newFileScan(terms, p, c)
+	hits, err := fl.Hits(m, phrase, buf[:0])
+	if err != nil {
+		return hits, err
 	}
+	for _, h := range hits {
+		ln, col := int(h.Line), int(h.Col)
+		f := fs.field(&terms[h.Term], ln,
+			func() bool { return fl.Heading(h.Line) },
+			func() bool { return h.Key },
+			func() bool { return fl.InDef(h.Line, h.Col) })
+		fs.add(h.Term, ln, col, f)
+	}
+	fs.finish(fl.Bytes, func() int { return fl.Lines })
+	return hits, nil
 }
 
 // pickAnchors chooses the lines hydration should center on: each line with
@@ -268,77 +322,6 @@ func containsInt(xs []int, x int) bool {
 		}
 	}
 	return false
-}
-
-// isHeading: an ATX heading line of level 1–3.
-func isHeading(line []byte) bool {
-	t := bytes.TrimLeft(line, " ")
-	if len(line)-len(t) > 3 {
-		return false
-	}
-	n := 0
-	for n < len(t) && t[n] == '#' {
-		n++
-	}
-	return n >= 1 && n <= 3 && (n == len(t) || t[n] == ' ' || t[n] == '\t')
-}
-
-// isKeyAt: the match ending at e is a key ("term": / term: / term =).
-func isKeyAt(data []byte, e int) bool {
-	if e < len(data) && (data[e] == '"' || data[e] == '\'') {
-		e++
-	}
-	for e < len(data) && (data[e] == ' ' || data[e] == '\t') {
-		e++
-	}
-	return e < len(data) && (data[e] == ':' || data[e] == '=')
-}
-
-// defKeywords open a definition line in the languages the scout reads.
-var defKeywords = []string{"func ", "def ", "async def ", "class ", "type ", "fn ", "pub fn ", "pub(crate) fn ",
-	"pub struct ", "pub enum ", "pub trait ", "struct ", "enum ", "trait ", "impl ", "function ", "export function ",
-	"export default function ", "export class ", "export const ", "export interface ", "export type ", "interface ",
-	"module ", "public ", "private ", "protected ", "static ", "const ", "var ", "let ", "#define "}
-
-// defContext reports whether col (0-based, in line) falls in the name part
-// of a definition line: after the opening keyword (and a Go receiver), before
-// the parameter list or initialiser.
-func defContext(line []byte, col int) bool {
-	t := bytes.TrimLeft(line, " \t")
-	off := len(line) - len(t)
-	kw := ""
-	for _, k := range defKeywords {
-		if bytes.HasPrefix(t, []byte(k)) {
-			kw = k
-			break
-		}
-	}
-	if kw == "" {
-		return false
-	}
-	start := off + len(kw)
-	if kw == "func " && start < len(line) && line[start] == '(' {
-		depth := 0
-		for i := start; i < len(line); i++ {
-			if line[i] == '(' {
-				depth++
-			} else if line[i] == ')' {
-				depth--
-				if depth == 0 {
-					start = i + 1
-					break
-				}
-			}
-		}
-	}
-	if col < start {
-		return false
-	}
-	end := len(line)
-	if i := bytes.IndexAny(line[start:], "(=:{<["); i >= 0 {
-		end = start + i
-	}
-	return col < end
 }
 
 // pathEvidence matches the path terms against one path.

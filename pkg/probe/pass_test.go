@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rtch/rtch/pkg/fields"
 	"github.com/rtch/rtch/pkg/match"
 )
 
@@ -43,8 +44,8 @@ func TestDefContext(t *testing.T) {
 		{"public static boolean isBlank(final CharSequence cs) {", 22, true},
 	}
 	for _, c := range cases {
-		if got := defContext([]byte(c.line), c.col); got != c.want {
-			t.Errorf("defContext(%q, %d) = %v, want %v", c.line, c.col, got, c.want)
+		if got := fields.InDef([]byte(c.line), c.col); got != c.want {
+			t.Errorf("InDef(%q, %d) = %v, want %v", c.line, c.col, got, c.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/rank"
 	"github.com/rtch/rtch/pkg/record"
@@ -46,6 +47,9 @@ type Options struct {
 	Weights rank.Weights
 	// Progress, if set, is called now and then with files read and total.
 	Progress func(done, total int)
+	// Index, if set, answers for every file whose identity it holds
+	// unchanged: such a file is not read (pkg/index).
+	Index *index.Index
 }
 
 // Result is what a probe run emits, in order.
@@ -56,6 +60,9 @@ type Result struct {
 	// Skips are surfaces the probe stage did not read: forbidden by the
 	// intake, or unreadable now though the scout read them.
 	Skips []walk.Skip
+	// Read is how many files the pass read; the index answered for the
+	// others.
+	Read int
 }
 
 // Run plans the probes, executes them in one pass and ranks the surfaces.
@@ -163,52 +170,168 @@ func (r *run) matchers() (cm, pm *match.Matcher, pathIdx []int) {
 	return match.New(contentLits), match.New(pathLits), pathIdx
 }
 
-// pass is the one pass: it reads every file and gathers its evidence.
+// pass is the one pass: it gathers every file's evidence, from the tree
+// index for the files it answers for and from their bytes for the others.
 func (r *run) pass(ctx context.Context) error {
 	cm, pm, pathIdx := r.matchers()
-	terms := r.terms
-	assignBits(terms)
+	assignBits(r.terms)
 	r.evs = make([]*fileEv, len(r.files))
-	pool := sync.Pool{New: func() any { return &collector{slot: make([]int32, len(terms))} }}
-	var totalBytes int64
-	var nread int
-	var mu sync.Mutex
-	var readSkips []walk.Skip
-	// The pass keeps nothing of a file's bytes, so each worker reads every
-	// file into one buffer.
-	reuse := r.o.Walk
-	reuse.ReuseBuffers = true
-	err := walk.Each(ctx, reuse, r.files, func(f walk.File, data []byte) error {
-		c := pool.Get().(*collector)
-		c.ev = &fileEv{path: f.Path}
-		scanFile(cm, terms, f.Path, data, c)
-		pathEvidence(pm, pathIdx, terms, f.Path, c.get)
-		ev := c.done()
-		c.ev = nil
-		pool.Put(c)
-		mu.Lock()
-		totalBytes += int64(len(data))
-		nread++
-		if r.o.Progress != nil && nread%512 == 0 {
-			r.o.Progress(nread, len(r.files))
-		}
-		mu.Unlock()
-		if ev != nil {
-			ev.bytes = int64(len(data))
-			r.evs[r.index[f.Path]] = ev
-		}
-		return nil
-	}, func(s walk.Skip) { readSkips = append(readSkips, s) })
+	p := &passState{r: r, cm: cm, pm: pm, pathIdx: pathIdx}
+	p.pool.New = func() any { return &collector{slot: make([]int32, len(r.terms))} }
+	toRead, err := p.replay()
 	if err != nil {
 		return err
 	}
-	r.res.Skips = append(r.res.Skips, readSkips...)
+	r.res.Read = len(toRead)
+	if err := p.read(ctx, toRead); err != nil {
+		return err
+	}
+	r.res.Skips = append(r.res.Skips, p.readSkips...)
 	sort.SliceStable(r.res.Skips, func(i, j int) bool { return r.res.Skips[i].Path < r.res.Skips[j].Path })
 	r.avg = r.o.AvgBytes
-	if r.avg <= 0 && nread > 0 {
-		r.avg = float64(totalBytes) / float64(nread)
+	if r.avg <= 0 && p.nread > 0 {
+		r.avg = float64(p.totalBytes) / float64(p.nread)
 	}
 	return nil
+}
+
+// passState is what the pass's workers share.
+type passState struct {
+	r          *run
+	cm, pm     *match.Matcher
+	pathIdx    []int
+	pool       sync.Pool
+	mu         sync.Mutex
+	totalBytes int64
+	nread      int
+	readSkips  []walk.Skip
+}
+
+// keep stores one file's evidence and counts it.
+func (p *passState) keep(path string, bytes int64, ev *fileEv) {
+	p.mu.Lock()
+	p.totalBytes += bytes
+	p.nread++
+	if p.r.o.Progress != nil && p.nread%512 == 0 {
+		p.r.o.Progress(p.nread, len(p.r.files))
+	}
+	p.mu.Unlock()
+	if ev != nil {
+		p.r.evs[p.r.index[path]] = ev
+	}
+}
+
+// evidence runs fill on a fresh collector for the file and adds the
+// path evidence.
+func (p *passState) evidence(path string, fill func(c *collector) error) (*fileEv, error) {
+	c := p.pool.Get().(*collector)
+	defer p.pool.Put(c)
+	c.ev = &fileEv{path: path}
+	err := fill(c)
+	pathEvidence(p.pm, p.pathIdx, p.r.terms, path, c.get)
+	ev := c.done()
+	c.ev = nil
+	return ev, err
+}
+
+// read reads the files the index did not answer for.
+func (p *passState) read(ctx context.Context, files []walk.File) error {
+	// The pass keeps nothing of a file's bytes, so each worker reads every
+	// file into one buffer.
+	reuse := p.r.o.Walk
+	reuse.ReuseBuffers = true
+	return walk.Each(ctx, reuse, files, func(f walk.File, data []byte) error {
+		ev, _ := p.evidence(f.Path, func(c *collector) error {
+			scanFile(p.cm, p.r.terms, f.Path, data, c)
+			return nil
+		})
+		p.keep(f.Path, int64(len(data)), ev)
+		return nil
+	}, func(s walk.Skip) { p.readSkips = append(p.readSkips, s) })
+}
+
+// replay answers from the index for every file it holds unchanged that
+// cannot hold a term the index does not answer for, and returns the
+// files left to read.
+func (p *passState) replay() ([]walk.File, error) {
+	ix := p.r.o.Index
+	if ix == nil {
+		return p.r.files, nil
+	}
+	phrase := phraseTerms(p.r.terms)
+	pats, all := readPatterns(p.r.terms)
+	if all {
+		return p.r.files, nil
+	}
+	var toRead []walk.File
+	var hits []index.Hit
+	var fold []byte
+	for _, f := range p.r.files {
+		fl, ok := ix.Lookup(f)
+		if ok && fl.Skip == nil {
+			var may bool
+			may, fold = fl.MayHold(pats, fold)
+			ok = !may
+		}
+		if !ok {
+			toRead = append(toRead, f)
+			continue
+		}
+		if fl.Skip != nil {
+			p.readSkips = append(p.readSkips, *fl.Skip)
+			continue
+		}
+		var err error
+		ev, err := p.evidence(f.Path, func(c *collector) error {
+			hits, err = replayFile(p.cm, phrase, p.r.terms, f.Path, fl, c, hits)
+			return err
+		})
+		if err != nil {
+			toRead = append(toRead, f) // a corrupt entry: read the file
+			continue
+		}
+		p.keep(f.Path, fl.Bytes, ev)
+	}
+	return toRead, nil
+}
+
+// phraseTerms maps each phrase the index keeps (scout.IndexedPhrases) to
+// its term index, -1 when no term is that phrase.
+func phraseTerms(terms []censusTerm) []int {
+	var out []int
+	for _, p := range scout.IndexedPhrases() {
+		k := -1
+		for i, t := range terms {
+			if t.text == p {
+				k = i
+				break
+			}
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// readPatterns are the patterns (index.Pattern) of the terms the index
+// does not answer for: those with bytes other than word bytes (a path, a
+// dotted name), except the phrases it keeps. all is true when one of them
+// may be in any file: then every file is read.
+func readPatterns(terms []censusTerm) (pats []index.Pattern, all bool) {
+	indexed := map[string]bool{}
+	for _, p := range scout.IndexedPhrases() {
+		indexed[p] = true
+	}
+	for _, t := range terms {
+		if index.Simple(t.text) || indexed[t.text] {
+			continue
+		}
+		p := index.NewPattern(t.text)
+		if p.Any() {
+			return nil, true
+		}
+		pats = append(pats, p)
+	}
+	return pats, false
 }
 
 // dryRun finds each probe's target files, its cost and its status.

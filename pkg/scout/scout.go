@@ -25,6 +25,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
@@ -104,6 +105,11 @@ type Options struct {
 	Skip func(walk.Skip)
 	// Progress, if set, is called now and then with files read and total.
 	Progress func(done, total int)
+	// Index, if set, is the tree index: files it holds unchanged are not
+	// read, the others are read and stored in it (the caller saves it).
+	// It is not used when CeilingMS is set, a cut that depends on the
+	// machine.
+	Index *index.Index
 }
 
 // Confirmation is one place where the shape confirms a term.
@@ -141,6 +147,11 @@ type Result struct {
 	HandleCount int
 	// Paths are the walked text files in path order.
 	Paths []string
+	// Files are the files the walk listed (text or not), for the index's
+	// Save.
+	Files []walk.File
+	// Read is how many of them were read; the index answered for the rest.
+	Read int
 }
 
 type scanAcct struct {
@@ -218,6 +229,13 @@ type run struct {
 	// Symbols are read into a slice of the worker's, reused file to file
 	// (only their names are kept, as strings).
 	symBufs sync.Pool
+	// ix is the tree index in use (nil without one); readStart is when
+	// this run began reading, for the index's racy-entry rule.
+	ix        *index.Index
+	readStart time.Time
+	termM     *match.Matcher
+	phraseM   *match.Matcher
+	read      int
 
 	res               *Result
 	dirList           []string
@@ -249,6 +267,10 @@ func newRun(o Options) (*run, error) {
 		r.acct[s] = &scanAcct{}
 	}
 	r.foldTerms()
+	if o.CeilingMS <= 0 && o.Index != nil {
+		r.ix = o.Index
+		r.phraseM = match.New(IndexedPhrases())
+	}
 	r.symBufs.New = func() any { return new([]symbols.Symbol) }
 	return r, nil
 }
@@ -340,47 +362,62 @@ func (r *run) timed(scan string, fn func()) {
 // scanContent reads every file once and runs the content scans on it.
 func (r *run) scanContent(ctx context.Context) error {
 	r.outs = make([]*fileOut, len(r.files))
+	r.readStart = time.Now()
+	toRead := r.replay()
+	r.read = len(toRead)
 	// The scans copy what they keep, so each worker reads every file into
 	// one buffer.
 	reuse := r.o.Walk
 	reuse.ReuseBuffers = true
-	return walk.Each(ctx, reuse, r.files, r.scanFile, r.skip)
+	return walk.Each(ctx, reuse, toRead, r.scanFile, func(s walk.Skip) {
+		r.skip(s)
+		if i, ok := r.index[s.Path]; ok && r.ix != nil {
+			r.ix.PutSkip(r.files[i], r.readStart, s)
+		}
+	})
 }
 
 // scanFile runs the content scans on one file's bytes.
 func (r *run) scanFile(f walk.File, data []byte) error {
 	i := r.index[f.Path]
-	out := &fileOut{counts: map[string]int{}, touched: map[string]bool{}, sizeBytes: len(data),
-		findings: map[string][]schema.ShapeFinding{}, relevant: map[string][]schema.ShapeFinding{}}
+	out := newFileOut(len(data))
 	r.outs[i] = out
-	if n := r.done.Add(1); r.o.Progress != nil && n%512 == 0 {
-		r.o.Progress(int(n), len(r.files))
-	}
+	r.progress()
 	if !r.within[i] {
 		return nil
 	}
-	fs := &fileScan{r: r, out: out, path: f.Path, data: trimBOM(data)}
+	fs := &fileScan{r: r, out: out, path: f.Path, data: trimBOM(data), facts: &shapeFacts{}}
 	ext := strings.ToLower(path.Ext(f.Path))
 	r.timed(ScanCorpus, fs.literals)
-	out.touched[ScanTruthPhrases] = true
-	out.touched[ScanDeprecation] = true
 	r.timed(ScanHandles, func() { fs.handles(ext) })
-	out.touched[ScanHandles] = true
-	if lang := symbols.Lang(f.Path); lang != "" {
-		out.touched[ScanSymbols] = true
+	if symbols.Lang(f.Path) != "" {
 		r.timed(ScanSymbols, fs.symbols)
 	}
 	fs.structured(ext)
+	r.apply(f.Path, fs.facts, out)
+	r.store(f, data, fs.facts)
 	return nil
 }
 
-// fileScan is the content scans' view of one file.
+func newFileOut(size int) *fileOut {
+	return &fileOut{counts: map[string]int{}, touched: map[string]bool{}, sizeBytes: size,
+		findings: map[string][]schema.ShapeFinding{}, relevant: map[string][]schema.ShapeFinding{}}
+}
+
+func (r *run) progress() {
+	if n := r.done.Add(1); r.o.Progress != nil && n%512 == 0 {
+		r.o.Progress(int(n), len(r.files))
+	}
+}
+
+// fileScan is the content scans' view of one file: they record what they
+// find in facts, which apply then turns into the file's outcome.
 type fileScan struct {
-	r       *run
-	out     *fileOut
-	path    string
-	data    []byte
-	foldBuf []byte
+	r     *run
+	out   *fileOut
+	path  string
+	data  []byte
+	facts *shapeFacts
 }
 
 // literals is the literal pass: goal terms (document frequency) and phrases.
@@ -396,18 +433,17 @@ func (fs *fileScan) literals() {
 			}
 			return true
 		}
-		scan := ScanTruthPhrases
+		k := 0
 		if t >= r.deprBase {
-			scan = ScanDeprecation
+			k = 1
 		}
-		out.counts[scan]++
-		if len(out.findings[scan]) < 3 {
+		fs.facts.phraseCount[k]++
+		if len(fs.facts.phrases[k]) < 3 {
 			if lines == nil {
 				lines = match.NewLines(data)
 			}
 			ln, ls, le := lines.At(s)
-			out.findings[scan] = append(out.findings[scan], schema.ShapeFinding{Scan: scan, Path: fs.path, Line: ln,
-				Value: r.lits[t], Detail: capText(string(data[ls:le]), 160)})
+			fs.facts.phrases[k] = append(fs.facts.phrases[k], item{line: ln, value: r.lits[t], detail: capText(string(data[ls:le]), 160)})
 		}
 		return true
 	})
@@ -428,7 +464,7 @@ func (fs *fileScan) handles(ext string) {
 
 // handle runs durable-handle pattern k, keeping at most 50 matches.
 func (fs *fileScan) handle(k int) {
-	r, out, data := fs.r, fs.out, fs.data
+	r, data := fs.r, fs.data
 	re := r.handleRes[k]
 	var lines *match.Lines
 	found := 0
@@ -437,9 +473,7 @@ func (fs *fileScan) handle(k int) {
 			lines = match.NewLines(data)
 		}
 		ln, _, _ := lines.At(s)
-		out.handles = append(out.handles, schema.ShapeFinding{Scan: ScanHandles, Path: fs.path, Line: ln,
-			Value: string(data[s:e]), Detail: r.handles[k]})
-		out.counts[ScanHandles]++
+		fs.facts.handles = append(fs.facts.handles, item{line: ln, value: string(data[s:e]), detail: r.handles[k]})
 		found++
 	}
 	p := r.handlePrefixes[k]
@@ -476,25 +510,9 @@ func (fs *fileScan) handle(k int) {
 	}
 }
 
-// confirmD records a value found by a scan; detail is computed only when
-// the finding is kept (most symbols of a big tree are not).
-func (fs *fileScan) confirmD(scan, kind string, line int, value string, detail func() string) {
-	out := fs.out
-	out.counts[scan]++
-	fs.foldBuf = appendFold(fs.foldBuf[:0], normalizeName(value))
-	ti, rel := fs.r.termIdx[string(fs.foldBuf)]
-	switch {
-	case rel:
-		d := detail()
-		out.confirms = append(out.confirms, termConfirm{ti, Confirmation{Kind: kind, Path: fs.path, Line: line, Value: value, Detail: d}})
-		out.relevant[scan] = append(out.relevant[scan], schema.ShapeFinding{Scan: scan, Path: fs.path, Line: line, Value: capText(value, 160), Detail: d})
-	case len(out.findings[scan]) < 2:
-		out.findings[scan] = append(out.findings[scan], schema.ShapeFinding{Scan: scan, Path: fs.path, Line: line, Value: capText(value, 160), Detail: detail()})
-	}
-}
-
+// confirm records a value found by a scan.
 func (fs *fileScan) confirm(scan, kind string, line int, value, detail string) {
-	fs.confirmD(scan, kind, line, value, func() string { return detail })
+	fs.facts.items = append(fs.facts.items, item{scan: scan, kind: kind, line: line, value: value, detail: detail})
 }
 
 // symbols is the code-symbol scan.
@@ -503,23 +521,16 @@ func (fs *fileScan) symbols() {
 	defer fs.r.symBufs.Put(buf)
 	*buf = symbols.AppendExtract((*buf)[:0], fs.path, fs.data)
 	for _, s := range *buf {
-		fs.confirmD(ScanSymbols, "code_symbol", s.Line, s.Name, func() string {
-			d := s.Kind + " " + s.Lang
-			if s.Container != "" {
-				d += " in " + s.Container
-			}
-			return d
-		})
+		fs.facts.items = append(fs.facts.items, item{scan: ScanSymbols, kind: "code_symbol", line: s.Line, value: s.Name,
+			sym: [3]string{s.Kind, s.Lang, s.Container}})
 	}
 }
 
 // structured runs the scans of markdown, JSON, YAML and TOML files.
 func (fs *fileScan) structured(ext string) {
-	r, out, data := fs.r, fs.out, fs.data
+	r, data := fs.r, fs.data
 	switch ext {
 	case ".md", ".markdown", ".mdx":
-		out.touched[ScanHeadings] = true
-		out.touched[ScanFrontmatter] = true
 		r.timed(ScanHeadings, func() {
 			for _, h := range headings(data) {
 				fs.confirm(ScanHeadings, "heading", h.line, h.text, fmt.Sprintf("h%d", h.level))
@@ -541,7 +552,6 @@ func (fs *fileScan) structured(ext string) {
 
 // keys runs one configuration-key scan.
 func (fs *fileScan) keys(scan, kind string, read func([]byte, int) []key) {
-	fs.out.touched[scan] = true
 	fs.r.timed(scan, func() {
 		for _, k := range read(fs.data, keysPerFile) {
 			fs.confirm(scan, kind, k.line, k.key, "")
@@ -561,7 +571,7 @@ func (r *run) reportSkips() {
 
 // newResult starts the result with an empty record per term.
 func (r *run) newResult() {
-	r.res = &Result{Terms: map[string]*TermStats{}}
+	r.res = &Result{Terms: map[string]*TermStats{}, Files: r.files, Read: r.read}
 	for _, t := range r.terms {
 		r.res.Terms[t] = &TermStats{ConfirmCount: map[string]int{}}
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 
 	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/cmd/rtchscout"
 	"github.com/rtch/rtch/pkg/probe"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
@@ -25,6 +26,7 @@ type options struct {
 	planOnly bool
 	hits     int
 	rankCap  int
+	index    rtchscout.IndexFlags
 }
 
 // Tool returns the rtch-probe tool.
@@ -56,6 +58,7 @@ rtch-intake … | rtch-zone | rtch-scout | rtch-probe --plan-only --jq 'select(.
 			fs.BoolVar(&o.planOnly, "plan-only", false, "emit the plan (with its dry-run costs) and no hits or ranking")
 			fs.IntVar(&o.hits, "hits", probe.DefaultHitsPerProbe, "at most `N` rtch.hit records per probe")
 			fs.IntVar(&o.rankCap, "rank-cap", probe.DefaultRankCap, "at most `N` surfaces in rtch.rank")
+			o.index.Register(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
@@ -138,12 +141,23 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		HitsPerProbe: o.hits,
 		RankCap:      o.rankCap,
 		PlanOnly:     o.planOnly,
-		Progress:     func(done, total int) { env.Progressf("probing %d/%d files", done, total) },
+		Progress:     rtchscout.Progress(env, "probing"),
 	}
+	// The probe only reads the index; rtch-scout, before it in the lane,
+	// keeps it up to date.
+	ix, err := o.index.Open(env, cfg, zone.ZoneRoot, scout.IndexFingerprint(handlesOrNil(cfg.Scout.DurableHandles)))
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	po.Index = ix
 	if shape != nil {
 		po.AvgBytes = shape.Corpus.AvgLen * 4
 	}
 	res, err := probe.Run(ctx, po)
+	if err == nil && ix != nil {
+		env.Progressf("index: read %d files, answered for the others", res.Read)
+	}
 	env.ProgressDone()
 	if err != nil {
 		if ctx.Err() != nil {
@@ -175,4 +189,11 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		return env.Out.Emit(res.Rank)
 	}
 	return nil
+}
+
+func handlesOrNil(h []string) []string {
+	if len(h) == 0 {
+		return nil
+	}
+	return h
 }

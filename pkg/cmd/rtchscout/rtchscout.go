@@ -62,6 +62,7 @@ rtch-scout --root . --graph .guild/indexes/knowledge-graph.json`,
 			fs.BoolVar(&o.noTiming, "no-timing", false, "record every scan's wall_ms as 0, so two runs over the same tree are byte-identical")
 			fs.StringVar(&o.graph, "graph", "", "also write the code knowledge graph of the tree to `FILE` (guild.knowledge_graph.v1)")
 			fs.StringVar(&o.root, "root", "", "with --graph: build only the graph of `DIR`; no record stream is needed")
+			o.index.Register(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
@@ -71,6 +72,7 @@ type options struct {
 	noTiming bool
 	graph    string
 	root     string
+	index    IndexFlags
 }
 
 // Main runs rtch-scout with the process's arguments.
@@ -129,10 +131,14 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 		CeilingBytes: cfg.Scout.CeilingBytes,
 		CeilingMS:    cfg.Scout.CeilingMS,
 		Exclude:      forbiddenPaths(in.ForbiddenAssumptions),
-		Progress: func(done, total int) {
-			env.Progressf("scouting %d/%d files", done, total)
-		},
+		Progress:     Progress(env, "scouting"),
 	}
+	ix, err := opt.index.Open(env, cfg, zone.ZoneRoot, scout.IndexFingerprint(o.Handles))
+	if err != nil {
+		return err
+	}
+	defer ix.Close()
+	o.Index = ix
 	o.Walk.Warn = func(format string, args ...any) { env.Warnf(format, args...) }
 	var skips []walk.Skip
 	o.Skip = func(s walk.Skip) { skips = append(skips, s) }
@@ -143,6 +149,13 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 			return ctx.Err()
 		}
 		return cli.Failed(fmt.Errorf("scout %s: %v", zone.ZoneRoot, err))
+	}
+	if ix != nil {
+		env.Progressf("index: read %d of %d files, answered for the others", res.Read, len(res.Files))
+		env.ProgressDone()
+		if _, err := ix.Save(res.Files); err != nil {
+			env.Warnf("the tree index was not saved: %v", err)
+		}
 	}
 	if err := emitSkips(env, skips, "scout"); err != nil {
 		return err

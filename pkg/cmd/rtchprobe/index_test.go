@@ -1,0 +1,370 @@
+package rtchprobe
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/cmd/rtchintake"
+	"github.com/rtch/rtch/pkg/cmd/rtchscout"
+	"github.com/rtch/rtch/pkg/cmd/rtchzone"
+)
+
+// The goal of the staleness tests: the issue's twelve words, so most files
+// match, plus a dotted name and a phrase the index answers only by reading.
+const indexGoal = "command runnable parse flag help output execute error context writer buffer token strings.Builder"
+
+// laneRun is rtch-intake | rtch-zone | rtch-scout | rtch-probe over root,
+// in process, with extra flags for the scout and the probe (which run
+// without -q, so their warnings show); it returns the probe's output,
+// stderr and the progress lines.
+func laneRun(t *testing.T, root string, flags ...string) (out, stderr string, progress []string) {
+	t.Helper()
+	getenv := func(k string) string {
+		if k == "RTCH_ZONE_ROOT" {
+			return root
+		}
+		return os.Getenv(k)
+	}
+	stages := []struct {
+		tool *cli.Tool
+		args []string
+	}{
+		{rtchintake.Tool(), []string{"-q", "--goal", indexGoal, "--profile", "code_path", "--fanout", "normal", "--risk", "read_only",
+			"--output-kind", "hydration_packet", "--enough", "the test is done"}},
+		{rtchzone.Tool(), []string{"-q"}},
+		{rtchscout.Tool(), append([]string{"--no-timing"}, flags...)},
+		{Tool(), flags},
+	}
+	var in []byte
+	var errs strings.Builder
+	for _, st := range stages {
+		var o, e bytes.Buffer
+		res := cli.Exec(context.Background(), st.tool, cli.Invocation{Args: st.args, Stdin: bytes.NewReader(in), Stdout: &o, Stderr: &e,
+			Getenv: getenv, Progress: func(s string) {
+				if strings.Contains(s, "index:") {
+					progress = append(progress, s)
+				}
+			}})
+		if res.Code != 0 {
+			t.Fatalf("%s %v: exit %d: %s", st.tool.Name, st.args, res.Code, e.String())
+		}
+		errs.WriteString(e.String())
+		in = o.Bytes()
+	}
+	return string(in), errs.String(), progress
+}
+
+// copyTree copies a GOROOT package tree (Go, testdata of every kind) and
+// adds files the other scans read, then ages every file so no entry is
+// racily clean.
+func copyTree(t *testing.T, pkg string) string {
+	t.Helper()
+	src := filepath.Join(runtime.GOROOT(), "src", pkg)
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("no GOROOT sources: %v", err)
+	}
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	write(t, root, "README.md", "# Command output\n\nThe writer is the source of truth for the buffer.\n\n## Parse flags\n\nDo not use token.\n")
+	write(t, root, "config.json", `{"command": "run", "flag": {"help": true}, "token": "abc"}`+"\n")
+	write(t, root, "ci.yaml", "command: build\nerror:\n  context: writer\n")
+	write(t, root, "bom.go", "\ufeffpackage bom\n\nfunc Parse() error { return nil }\n")
+	write(t, root, "blob.bin", "parse\x00error\x00")
+	write(t, root, "crlf.txt", "parse\r\nerror\rcontext\r\n")
+	age(t, root)
+	return root
+}
+
+func write(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+var aged = time.Now().Add(-time.Hour)
+
+// age sets every file's mtime an hour back (the index does not trust an
+// entry whose file changed less than two seconds before it was read).
+func age(t *testing.T, root string) {
+	t.Helper()
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, aged, aged)
+		}
+		return nil
+	})
+}
+
+// alwaysRead counts the files of copyTree a warm run still reads: bom.go
+// (a byte-order mark), and the files whose words may spell
+// strings.Builder (a term of other bytes than word bytes, which the index
+// cannot answer for).
+func alwaysRead(root string) int {
+	n := 1
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if b, err := os.ReadFile(p); err == nil && !d.IsDir() && bytes.Contains(bytes.ToLower(b), []byte("strings.builder")) {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// check runs the lane with and without the index and wants the same bytes.
+func check(t *testing.T, root, ixDir, step string) []string {
+	t.Helper()
+	want, _, _ := laneRun(t, root, "--no-index")
+	got, stderr, progress := laneRun(t, root, "--index", ixDir)
+	if got != want {
+		t.Fatalf("%s: output with the index differs from --no-index:\n%s", step, firstDiff(want, got))
+	}
+	if strings.Contains(stderr, "warning") {
+		t.Fatalf("%s: unexpected warning: %s", step, stderr)
+	}
+	return progress
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+func TestIndexFollowsEditsAddsRemovesRenames(t *testing.T) {
+	root := copyTree(t, "strings")
+	ix := filepath.Join(t.TempDir(), "ix")
+	check(t, root, ix, "first run (builds)")
+	mayHold := alwaysRead(root)
+	warm := fmt.Sprintf("read %d ", mayHold)
+	p := check(t, root, ix, "warm, unchanged")
+	if len(p) != 2 || !strings.Contains(p[0], warm) || !strings.Contains(p[1], warm) {
+		t.Fatalf("a warm run over an unchanged tree: want %q, got %q", warm, p)
+	}
+	// An edit that keeps the size and the mtime: only ctime tells.
+	b, _ := os.ReadFile(filepath.Join(root, "compare.go"))
+	b = bytes.Replace(b, []byte("func Compare(a, b string) int"), []byte("func Parsers(a, b string) int"), 1)
+	write(t, root, "compare.go", string(b))
+	os.Chtimes(filepath.Join(root, "compare.go"), aged, aged)
+	p = check(t, root, ix, "after an edit keeping size and mtime")
+	if want := fmt.Sprintf("read %d ", 1+mayHold); !strings.Contains(p[0], want) {
+		t.Fatalf("the scout did not read exactly the edited file more: want %q, got %q", want, p)
+	}
+	write(t, root, "docs/new.md", "# Token writer\n\nparse the command output\n")
+	write(t, root, "newfile.go", "package strings\n\n// Runnable parses a flag.\nfunc Runnable() error { return nil }\n")
+	age(t, root)
+	check(t, root, ix, "after adding files")
+	if err := os.Remove(filepath.Join(root, "reader.go")); err != nil {
+		t.Fatal(err)
+	}
+	check(t, root, ix, "after removing a file")
+	if err := os.Rename(filepath.Join(root, "replace.go"), filepath.Join(root, "docs", "replaced.go")); err != nil {
+		t.Fatal(err)
+	}
+	check(t, root, ix, "after renaming a file")
+	// A file edited just now is racily clean: read again on every run.
+	write(t, root, "newfile.go", "package strings\n\n// Buffer parses a token.\nfunc Buffer() error { return nil }\n")
+	check(t, root, ix, "after an edit of a young file")
+	check(t, root, ix, "again, the young file unchanged")
+}
+
+func TestIndexCorruptOrOtherVersionIsRebuiltWithOneWarning(t *testing.T) {
+	root := copyTree(t, "bufio")
+	ix := filepath.Join(t.TempDir(), "ix")
+	want, _, _ := laneRun(t, root, "--no-index")
+	laneRun(t, root, "--index", ix)
+	file := filepath.Join(ix, "index")
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damage := map[string]func([]byte) []byte{
+		"flipped byte":  func(b []byte) []byte { b[len(b)/2] ^= 0xff; return b },
+		"torn":          func(b []byte) []byte { return b[:len(b)/3] },
+		"other version": func(b []byte) []byte { b[8] = 99; return b },
+		"empty":         func([]byte) []byte { return nil },
+	}
+	for name, fn := range damage {
+		if err := os.WriteFile(file, fn(append([]byte(nil), good...)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, stderr, _ := laneRun(t, root, "--index", ix)
+		if got != want {
+			t.Fatalf("%s: output differs from --no-index:\n%s", name, firstDiff(want, got))
+		}
+		if n := strings.Count(stderr, "warning"); n != 1 || !strings.Contains(stderr, "rebuilding it") {
+			t.Fatalf("%s: want one warning that the index is rebuilt, got:\n%s", name, stderr)
+		}
+		if _, stderr, p := laneRun(t, root, "--index", ix); stderr != "" || !strings.Contains(p[0], fmt.Sprintf("read %d of", alwaysRead(root))) {
+			t.Fatalf("%s: the rebuilt index is not used: %q %q", name, stderr, p)
+		}
+	}
+}
+
+func TestIndexConcurrentRuns(t *testing.T) {
+	root := copyTree(t, "bufio")
+	ix := filepath.Join(t.TempDir(), "ix")
+	want, _, _ := laneRun(t, root, "--no-index")
+	var wg sync.WaitGroup
+	outs := make([]string, 4)
+	for i := range outs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i], _, _ = laneRun(t, root, "--index", ix)
+		}()
+	}
+	wg.Wait()
+	for i, o := range outs {
+		if o != want {
+			t.Fatalf("run %d of 4 concurrent runs differs:\n%s", i, firstDiff(want, o))
+		}
+	}
+	if got, stderr, _ := laneRun(t, root, "--index", ix); got != want || stderr != "" {
+		t.Fatalf("after concurrent runs: %q\n%s", stderr, firstDiff(want, got))
+	}
+	leftovers(t, ix)
+}
+
+// leftovers fails on a temporary left in the index directory.
+func leftovers(t *testing.T, dir string) {
+	t.Helper()
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".rtchtmp") {
+			t.Fatalf("temporary left behind: %s", e.Name())
+		}
+	}
+}
+
+// TestIndexBuildKilledMidWrite kills a real rtch-scout process while it
+// writes the index (its temporary is there) and checks that the next run
+// is correct and leaves no temporary.
+func TestIndexBuildKilledMidWrite(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("needs SIGKILL and the Linux temporary naming")
+	}
+	root := copyTree(t, "net/http")
+	dir := t.TempDir()
+	ix := filepath.Join(dir, "ix")
+	scoutBin := filepath.Join(dir, "rtch-scout")
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(exe, scoutBin); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := laneRun(t, root, "--no-index")
+	zone := zoneStream(t, root)
+	killed := false
+	for try := 0; try < 20 && !killed; try++ {
+		os.RemoveAll(ix)
+		cmd := exec.Command(scoutBin, "-q", "--index", ix)
+		cmd.Stdin = bytes.NewReader(zone)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+	poll:
+		for {
+			select {
+			case <-done:
+				break poll
+			default:
+			}
+			if m, _ := filepath.Glob(filepath.Join(ix, ".index.*.rtchtmp")); len(m) > 0 {
+				cmd.Process.Signal(syscall.SIGKILL)
+				<-done
+				killed = true
+				break poll
+			}
+			time.Sleep(200 * time.Microsecond)
+		}
+	}
+	if !killed {
+		t.Fatal("never caught the scout writing its index in 20 tries")
+	}
+	if m, _ := filepath.Glob(filepath.Join(ix, ".index.*.rtchtmp")); len(m) == 0 {
+		t.Fatal("the killed writer left no temporary: the test did not kill it mid-write")
+	}
+	if _, err := os.Stat(filepath.Join(ix, "index")); err == nil {
+		t.Fatal("an index file exists after the only writer was killed before its rename")
+	}
+	got, stderr, _ := laneRun(t, root, "--index", ix)
+	if got != want || stderr != "" {
+		t.Fatalf("the run after the kill: %q\n%s", stderr, firstDiff(want, got))
+	}
+	leftovers(t, ix)
+	_, _, p := laneRun(t, root, "--index", ix)
+	_, _, again := laneRun(t, root, "--index", ix)
+	if !strings.Contains(p[0], "index: read") || p[0] != again[0] {
+		t.Fatalf("the index written after the kill is not used: %q then %q", p, again)
+	}
+}
+
+// zoneStream is rtch-intake | rtch-zone for root, the scout's input.
+func zoneStream(t *testing.T, root string) []byte {
+	t.Helper()
+	var in bytes.Buffer
+	res := cli.Exec(context.Background(), rtchintake.Tool(), cli.Invocation{Args: []string{"-q", "--goal", indexGoal, "--profile", "code_path",
+		"--fanout", "normal", "--risk", "read_only", "--output-kind", "hydration_packet", "--enough", "done"}, Stdout: &in, Stderr: os.Stderr})
+	if res.Code != 0 {
+		t.Fatal("intake failed")
+	}
+	var out bytes.Buffer
+	res = cli.Exec(context.Background(), rtchzone.Tool(), cli.Invocation{Args: []string{"-q"}, Stdin: &in, Stdout: &out, Stderr: os.Stderr,
+		Getenv: func(k string) string {
+			if k == "RTCH_ZONE_ROOT" {
+				return root
+			}
+			return os.Getenv(k)
+		}})
+	if res.Code != 0 {
+		t.Fatal("zone failed")
+	}
+	return out.Bytes()
+}
+
+// TestIndexHoldsNoSecret: a file holding a key the redactor masks is not
+// indexed (its words would be), and the index file holds no byte of it.
+func TestIndexHoldsNoSecret(t *testing.T) {
+	root := copyTree(t, "bufio")
+	key := "AKIA" + "ZQ3DRSTUVWXY2345" // an AWS access key id the redactor masks
+	write(t, root, "deploy/creds.go", "package deploy\n\n// Token for the command writer.\nconst Token = \""+key+"\"\n")
+	write(t, root, "notes.md", "# Token\n\nThe writer uses "+key+" as its token.\n")
+	age(t, root)
+	ix := filepath.Join(t.TempDir(), "ix")
+	check(t, root, ix, "first run")
+	check(t, root, ix, "warm")
+	b, err := os.ReadFile(filepath.Join(ix, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(key)) || bytes.Contains(b, []byte(key[4:])) {
+		t.Fatal("the index holds the secret")
+	}
+}

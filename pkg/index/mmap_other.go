@@ -1,0 +1,11 @@
+//go:build !unix
+
+package index
+
+import "os"
+
+// mapFile reads path whole where there is no mmap.
+func mapFile(path string) ([]byte, func(), error) {
+	data, err := os.ReadFile(path)
+	return data, func() {}, err
+}
