@@ -34,11 +34,11 @@ type File struct {
 	SHA256 string
 	// starts[i] is the byte offset of line i+1.
 	starts []int
-	// shown holds the lines as chunk text shows them: the whole file
-	// decoded and redacted once (see shownLine), so a window that starts
-	// inside a multi-line secret is masked too.
+	// shown holds the lines as chunk text shows them: the file decoded,
+	// then redacted range by range as windows are rendered (see Render)
 	shownOnce sync.Once
-	shown     []string
+	shownMu   sync.Mutex
+	shown     *secret.Lines
 }
 
 // ReadError says why a file could not be hydrated; Reason is a skip reason
@@ -185,18 +185,15 @@ func decodeNoBOM(b []byte) string {
 	return s[1:]
 }
 
-// shownLine returns line n (1-based) of the file's redacted text, without
-// its terminator. Redaction runs over the whole decoded file, keeping its
-// line count, so line n of the result is line n of the file with every
-// secret (also one spanning lines) masked.
-func (f *File) shownLine(n int) string {
-	f.shownOnce.Do(func() {
-		f.shown = strings.Split(secret.String(walk.DecodeText(f.Data)), "\n")
-	})
-	if n < 1 || n > len(f.shown) {
-		return ""
-	}
-	return strings.TrimSuffix(f.shown[n-1], "\r")
+// shownLines returns lines s..e (1-based) of the file's redacted text,
+// without their terminators: exactly those lines of the whole decoded file
+// redacted (secret.Lines), so a window inside a multi-line secret is masked
+// too, while the rules' regexps run only where a window reaches.
+func (f *File) shownLines(s, e int) []string {
+	f.shownOnce.Do(func() { f.shown = secret.NewLines(walk.DecodeText(f.Data)) })
+	f.shownMu.Lock()
+	defer f.shownMu.Unlock()
+	return f.shown.Get(s, e)
 }
 
 // SHA256Of returns the hex sha256 of lines s..e's original bytes.
@@ -213,11 +210,13 @@ func (f *File) Render(s, e, maxRunes int) (text string, truncated []int) {
 	if maxRunes <= 0 {
 		maxRunes = DefaultMaxLineRunes
 	}
+	s = max(s, 1)
 	var b strings.Builder
-	for n := s; n <= e && n <= f.Lines(); n++ {
+	for i, line := range f.shownLines(s, min(e, f.Lines())) {
+		n := s + i
 		// A carriage return inside a line would let text overwrite itself on
 		// a terminal; it is shown as the visible symbol ␍ instead.
-		line := strings.ReplaceAll(f.shownLine(n), "\r", "\u240d")
+		line = strings.ReplaceAll(strings.TrimSuffix(line, "\r"), "\r", "\u240d")
 		if cut, more := capRunes(line, maxRunes); more > 0 {
 			b.WriteString(cut)
 			fmt.Fprintf(&b, " …[line truncated: %d more bytes]", more)

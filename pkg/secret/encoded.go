@@ -8,45 +8,44 @@ import (
 // base64Runs returns the runs that may be base64 of a secret: at least 24
 // characters of the standard or URL alphabet (padding included) with upper
 // and lower case letters and a digit — identifiers rarely hold all three.
-// A byte loop, not a regexp: it runs over every text.
+// A byte loop over a class table, not a regexp: it runs over every text.
 func base64Runs(text string) [][2]int {
 	var out [][2]int
-	start, classes := -1, 0
-	for i := 0; i <= len(text); i++ {
-		c := byte(0)
-		if i < len(text) {
-			c = text[i]
+	for i := 0; i < len(text); {
+		for i < len(text) && b64Class[text[i]] == 0 {
+			i++
 		}
-		cls := 0
-		switch {
-		case c >= 'A' && c <= 'Z':
-			cls = 1
-		case c >= 'a' && c <= 'z':
-			cls = 2
-		case c >= '0' && c <= '9':
-			cls = 4
-		case c == '+' || c == '/' || c == '_' || c == '-':
-			cls = 8
+		start, classes := i, uint8(0)
+		for i < len(text) && b64Class[text[i]] != 0 {
+			classes |= b64Class[text[i]]
+			i++
 		}
 		end := i
-		for start >= 0 && cls == 0 && end < len(text) && text[end] == '=' && end-i < 2 {
+		for end < len(text) && text[end] == '=' && end-i < 2 {
 			end++ // padding closes a run
 		}
-		if cls != 0 {
-			if start < 0 {
-				start, classes = i, 0
-			}
-			classes |= cls
-			continue
-		}
-		if start >= 0 && i-start >= 24 && classes&7 == 7 {
+		if i-start >= 24 && classes&7 == 7 {
 			out = append(out, [2]int{start, end})
 		}
-		start = -1
-		i = max(i, end-1)
+		i = end
 	}
 	return out
 }
+
+// b64Class is a byte's class in base64Runs: 1 upper-case, 2 lower-case,
+// 4 digit, 8 the other alphabet bytes (+/_-), 0 outside the alphabets.
+var b64Class = func() (t [256]uint8) {
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c], t[c+'a'-'A'] = 1, 2
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 4
+	}
+	for _, c := range "+/_-" {
+		t[c] = 8
+	}
+	return t
+}()
 
 // findEncoded decodes base64 runs and reports a run whose decoded text holds
 // a secret (a base64-encoded ghp_ token, a "user:password" auth blob is not
@@ -55,15 +54,24 @@ func base64Runs(text string) [][2]int {
 func findEncoded(text string) []Finding {
 	var out []Finding
 	for _, m := range base64Runs(text) {
-		dec, ok := decodeBase64(text[m[0]:m[1]])
-		if !ok {
-			continue
-		}
-		if fs := findPlain(dec); len(fs) > 0 {
-			out = append(out, Finding{Rule: "base64-" + fs[0].Rule, Start: m[0], End: m[1]})
+		if f, ok := encodedAt(text, m); ok {
+			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// encodedAt is the finding of the base64 run m of text, if its decoded
+// text holds a secret.
+func encodedAt(text string, m [2]int) (Finding, bool) {
+	dec, ok := decodeBase64(text[m[0]:m[1]])
+	if !ok {
+		return Finding{}, false
+	}
+	if fs := findPlain(dec); len(fs) > 0 {
+		return Finding{Rule: "base64-" + fs[0].Rule, Start: m[0], End: m[1]}, true
+	}
+	return Finding{}, false
 }
 
 // decodeBase64 decodes s in any of the four alphabets/paddings and accepts

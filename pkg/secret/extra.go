@@ -91,16 +91,20 @@ func findExtra(text string, hits [][]int) []Finding {
 	var out []Finding
 	for i, h := range hits {
 		r := extraRules[i]
-		more := 1
-		if r.id == "netrc-password" {
-			more = 3 // login and password may be on lines of their own
-		}
-		for _, w := range windowsAt(text, h, more) {
+		for _, w := range windowsAt(text, h, r.more()) {
 			out = append(out, r.findIn(text, w)...)
 		}
 	}
 	out = append(out, findKeyBlocks(text)...)
 	return out
+}
+
+// more is how many lines after its literal's line a match of r may reach.
+func (r extraRule) more() int {
+	if r.id == "netrc-password" {
+		return 3 // login and password may be on lines of their own
+	}
+	return 1
 }
 
 // findIn runs r on the window w of text; offsets are text's.

@@ -10,9 +10,12 @@ package secret
 type matcher struct {
 	class  [256]uint8
 	nclass int
-	next   []int32   // next[state*nclass+class] is the following state
-	out    [][]int32 // out[state]: the literals ending at this state, suffixes included
-	lens   []int     // lens[p] is the length of literal p
+	// next[row+class] is the row of the following state, where a state's row
+	// is state*nclass, complemented (negative) when a literal ends there:
+	// the loop then neither multiplies nor looks at out for most bytes
+	next []int32
+	out  [][]int32 // out[state]: the literals ending at this state, suffixes included
+	lens []int     // lens[p] is the length of literal p
 }
 
 func newMatcher(pats []string) *matcher {
@@ -56,7 +59,19 @@ func newMatcher(pats []string) *matcher {
 		m.out[s] = append(m.out[s], int32(pi))
 	}
 	m.link()
+	m.rows()
 	return m
+}
+
+// rows turns the state numbers of next into complemented or plain rows.
+func (m *matcher) rows() {
+	for k, u := range m.next {
+		row := u * int32(m.nclass)
+		if len(m.out[u]) > 0 {
+			row = ^row
+		}
+		m.next[k] = row
+	}
 }
 
 // link turns the trie into the DFA breadth first: a missing edge goes
@@ -93,12 +108,15 @@ func (m *matcher) link() {
 // each calls fn for every occurrence in text of every literal, with its
 // start offset, its length and its index, in order of end offset.
 func (m *matcher) each(text string, fn func(at, n, p int)) {
-	s := int32(0)
+	row := int32(0)
 	for i := 0; i < len(text); i++ {
-		s = m.next[int(s)*m.nclass+int(m.class[text[i]])]
-		for _, p := range m.out[s] {
-			n := m.lens[p]
-			fn(i-n+1, n, int(p))
+		row = m.next[row+int32(m.class[text[i]])]
+		if row < 0 {
+			row = ^row
+			for _, p := range m.out[row/int32(m.nclass)] {
+				n := m.lens[p]
+				fn(i-n+1, n, int(p))
+			}
 		}
 	}
 }

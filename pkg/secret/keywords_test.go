@@ -2,6 +2,7 @@ package secret
 
 import (
 	mrand "math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -45,6 +46,34 @@ func TestMatcherFindsEveryOccurrence(t *testing.T) {
 		slices.SortFunc(got, cmp)
 		slices.SortFunc(want, cmp)
 		if !slices.Equal(got, want) {
+			t.Fatalf("%q: got %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestBase64RunsByteLoop compares base64Runs with a regexp of the same
+// runs (an alphabet run, then up to two '=') filtered by length and classes.
+func TestBase64RunsByteLoop(t *testing.T) {
+	re := regexp.MustCompile(`[A-Za-z0-9+/_-]+={0,2}`)
+	r := mrand.New(mrand.NewPCG(5, 6))
+	for range 2000 {
+		b := make([]byte, r.IntN(120))
+		for i := range b {
+			b[i] = "aZ09+/_-==.\n x"[r.IntN(14)]
+			if r.IntN(8) == 0 {
+				b[i] = byte('A' + r.IntN(26))
+			}
+		}
+		text := string(b)
+		var want [][2]int
+		for _, m := range re.FindAllStringIndex(text, -1) {
+			run := strings.TrimRight(text[m[0]:m[1]], "=")
+			if len(run) >= 24 && strings.ContainsAny(run, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
+				strings.ContainsAny(run, "abcdefghijklmnopqrstuvwxyz") && strings.ContainsAny(run, "0123456789") {
+				want = append(want, [2]int{m[0], m[1]})
+			}
+		}
+		if got := base64Runs(text); !slices.Equal(got, want) {
 			t.Fatalf("%q: got %v, want %v", text, got, want)
 		}
 	}

@@ -69,7 +69,12 @@ func rsaShaped(seed uint64) string {
 	return string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: der}))
 }
 
-func TestRedactKeyFormats(t *testing.T) {
+// formatCase is a secret of a format, planted in a context (%s marks where).
+type formatCase struct{ rule, secret, context string }
+
+// formatCases are one secret of every format the rules know, each in a
+// context where it is found.
+func formatCases(t *testing.T) []formatCase {
 	f := fake{mrand.New(mrand.NewPCG(1, 2))}
 	jwt := func() string {
 		enc := base64.RawURLEncoding.EncodeToString
@@ -78,9 +83,7 @@ func TestRedactKeyFormats(t *testing.T) {
 	}
 	ecKey, pkcs8 := pemKey(t, "EC PRIVATE KEY"), pemKey(t, "PRIVATE KEY")
 	cut := strings.Join(strings.Split(rsaShaped(1), "\n")[:3], "\n") // block cut by a chunk boundary
-	cases := []struct {
-		rule, secret, context string
-	}{
+	return []formatCase{
 		{"private-key", ecKey, "key := `%s`"},
 		{"private-key", pkcs8, "%s"},
 		{"private-key", strings.TrimSpace(cut), "config:\n%s"},
@@ -110,7 +113,10 @@ func TestRedactKeyFormats(t *testing.T) {
 		{"base64-github-pat", base64.StdEncoding.EncodeToString([]byte("ghp_" + f.s(alnum, 36))), "TOKEN_B64=%s"},
 		{"secret-assignment", "a8F3" + f.s(alnum, 20), "api_key: '%s'"},
 	}
-	for _, c := range cases {
+}
+
+func TestRedactKeyFormats(t *testing.T) {
+	for _, c := range formatCases(t) {
 		in := strings.Replace(c.context, "%s", c.secret, 1)
 		out, rules := Redact(in)
 		core := strings.TrimSpace(c.secret)
