@@ -3,6 +3,7 @@ package secret
 import (
 	"bufio"
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -95,8 +96,9 @@ func TestDiagnostics(t *testing.T) {
 	}
 }
 
-// FuzzRedact: redaction keeps valid UTF-8 valid, keeps the line count, and
-// is idempotent.
+// FuzzRedact: redaction keeps valid UTF-8 valid, keeps the line count, is
+// idempotent, and Lines gives the lines Redact gives (a range cut from the
+// input's length, then every line alone).
 func FuzzRedact(f *testing.F) {
 	for _, s := range []string{"", "password: hunter2\n", "token = \"ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5\"",
 		"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n", "login u password p\n",
@@ -113,6 +115,18 @@ func FuzzRedact(f *testing.F) {
 		}
 		if again, _ := Redact(out); again != out {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
+		}
+		want := strings.Split(out, "\n")
+		l := NewLines(s)
+		a := 1 + len(s)%len(want)
+		b := a + len(s)/7%(len(want)-a+1)
+		if got := l.Get(a, b); !slices.Equal(got, want[a-1:b]) {
+			t.Fatalf("Lines %d-%d of %q: %q, Redact: %q", a, b, s, got, want[a-1:b])
+		}
+		for n := range want {
+			if got := l.Get(n+1, n+1); len(got) != 1 || got[0] != want[n] {
+				t.Fatalf("line %d of %q: %q, Redact: %q", n+1, s, got, want[n])
+			}
 		}
 	})
 }
