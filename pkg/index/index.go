@@ -85,6 +85,7 @@ type entry struct {
 	id       walk.Ident
 	racy     bool
 	skip     bool // the blob is a walk.Skip (EncodeSkip), not facts
+	unindex  bool // the file is read on every run (PutUnindexable)
 	off, len int64
 }
 
@@ -105,11 +106,11 @@ type Index struct {
 }
 
 type put struct {
-	size int64
-	id   walk.Ident
-	racy bool
-	skip bool
-	blob []byte
+	size          int64
+	id            walk.Ident
+	racy          bool
+	skip, unindex bool
+	blob          []byte
 }
 
 // Fingerprint is what the stored facts depend on besides a file's bytes:
@@ -164,8 +165,8 @@ func (ix *Index) Close() {
 // is of this fingerprint, not racy, and f's size and identity are the
 // stored ones. A corrupt entry reads as missing.
 func (ix *Index) Lookup(f walk.File) (*File, bool) {
-	e := ix.find(f.Path)
-	if e == nil || !ix.fresh || e.racy || e.size != f.Size || e.id != f.ID || f.ID == (walk.Ident{}) {
+	e := ix.trusted(f)
+	if e == nil || e.unindex {
 		return nil, false
 	}
 	blob := ix.data[e.off : e.off+e.len]
@@ -178,6 +179,33 @@ func (ix *Index) Lookup(f walk.File) (*File, bool) {
 		return nil, false
 	}
 	return fl, true
+}
+
+// trusted is f's entry when it can be trusted.
+func (ix *Index) trusted(f walk.File) *entry {
+	e := ix.find(f.Path)
+	if e == nil || !ix.fresh || e.racy || e.size != f.Size || e.id != f.ID || f.ID == (walk.Ident{}) {
+		return nil
+	}
+	return e
+}
+
+// Unindexable reports whether f, unchanged, was found not to be indexable
+// (PutUnindexable): the caller reads it without trying again.
+func (ix *Index) Unindexable(f walk.File) bool {
+	e := ix.trusted(f)
+	return e != nil && e.unindex
+}
+
+// PutUnindexable records that f cannot be indexed (Extract refused it), so
+// that later runs read it without extracting its facts again.
+func (ix *Index) PutUnindexable(f walk.File, readStart time.Time) {
+	ix.put(f, readStart, false, nil)
+	ix.mu.Lock()
+	p := ix.puts[f.Path]
+	p.unindex = true
+	ix.puts[f.Path] = p
+	ix.mu.Unlock()
 }
 
 func (ix *Index) find(p string) *entry {
@@ -266,9 +294,9 @@ func (ix *Index) write(files []walk.File) error {
 		e := entry{path: f.Path}
 		var blob []byte
 		if p, ok := ix.puts[f.Path]; ok {
-			e.size, e.id, e.racy, e.skip, blob = p.size, p.id, p.racy, p.skip, p.blob
+			e.size, e.id, e.racy, e.skip, e.unindex, blob = p.size, p.id, p.racy, p.skip, p.unindex, p.blob
 		} else if old := ix.find(f.Path); old != nil && ix.fresh && old.size == f.Size && old.id == f.ID {
-			e.size, e.id, e.racy, e.skip, blob = old.size, old.id, old.racy, old.skip, ix.data[old.off:old.off+old.len]
+			e.size, e.id, e.racy, e.skip, e.unindex, blob = old.size, old.id, old.racy, old.skip, old.unindex, ix.data[old.off:old.off+old.len]
 		} else {
 			continue
 		}
@@ -327,6 +355,9 @@ func encodeTable(t []entry) []byte {
 		if e.skip {
 			flags |= 2
 		}
+		if e.unindex {
+			flags |= 4
+		}
 		b = binary.AppendUvarint(b, flags)
 		b = binary.AppendUvarint(b, uint64(e.off))
 		b = binary.AppendUvarint(b, uint64(e.len))
@@ -361,7 +392,7 @@ func parse(data []byte, fp [sha256.Size]byte) (table []entry, sameFP bool, err e
 		e.id.Dev, e.id.Ino = d.uv(), d.uv()
 		e.id.MtimeNs, e.id.CtimeNs = d.v(), d.v()
 		flags := d.uv()
-		e.racy, e.skip = flags&1 != 0, flags&2 != 0
+		e.racy, e.skip, e.unindex = flags&1 != 0, flags&2 != 0, flags&4 != 0
 		e.off, e.len = int64(d.uv()), int64(d.uv())
 		if e.off < int64(headerLen) || e.off+e.len > int64(tableOff) || (len(table) > 0 && table[len(table)-1].path >= e.path) {
 			return nil, false, errors.New("bad entry (corrupt)")

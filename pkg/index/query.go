@@ -211,6 +211,11 @@ func (f *File) holds(p Pattern, fold []byte) bool {
 	}
 	// The words that can hold each run, found by searching the folded
 	// word text for the run: word indices, ascending.
+	for _, r := range p.runs {
+		if !bytes.Contains(fold, []byte(r)) {
+			return false
+		}
+	}
 	idx := make([][]int, len(p.runs))
 	lens := make([][]int32, len(p.runs))
 	for i, r := range p.runs {

@@ -263,34 +263,45 @@ func (p *passState) replay() ([]walk.File, error) {
 	if all {
 		return p.r.files, nil
 	}
-	var toRead []walk.File
-	var hits []index.Hit
-	var fold []byte
-	for _, f := range p.r.files {
+	files := p.r.files
+	read := make([]bool, len(files))
+	skips := make([]*walk.Skip, len(files))
+	hits := make([][]index.Hit, index.Workers())
+	folds := make([][]byte, index.Workers())
+	index.Parallel(len(files), func(w, i int) {
+		f := files[i]
 		fl, ok := ix.Lookup(f)
 		if ok && fl.Skip == nil {
 			var may bool
-			may, fold = fl.MayHold(pats, fold)
+			may, folds[w] = fl.MayHold(pats, folds[w])
 			ok = !may
 		}
-		if !ok {
+		switch {
+		case !ok:
+			read[i] = true
+		case fl.Skip != nil:
+			skips[i] = fl.Skip
+		default:
+			var err error
+			ev, err := p.evidence(f.Path, func(c *collector) error {
+				hits[w], err = replayFile(p.cm, phrase, p.r.terms, f.Path, fl, c, hits[w])
+				return err
+			})
+			if err != nil {
+				read[i] = true // a corrupt entry: read the file
+				return
+			}
+			p.keep(f.Path, fl.Bytes, ev)
+		}
+	})
+	var toRead []walk.File
+	for i, f := range files {
+		if read[i] {
 			toRead = append(toRead, f)
-			continue
 		}
-		if fl.Skip != nil {
-			p.readSkips = append(p.readSkips, *fl.Skip)
-			continue
+		if skips[i] != nil {
+			p.readSkips = append(p.readSkips, *skips[i])
 		}
-		var err error
-		ev, err := p.evidence(f.Path, func(c *collector) error {
-			hits, err = replayFile(p.cm, phrase, p.r.terms, f.Path, fl, c, hits)
-			return err
-		})
-		if err != nil {
-			toRead = append(toRead, f) // a corrupt entry: read the file
-			continue
-		}
-		p.keep(f.Path, fl.Bytes, ev)
 	}
 	return toRead, nil
 }

@@ -26,8 +26,10 @@ type shapeFacts struct {
 	phraseCount [2]int
 	// handles are the durable-handle matches, at most 50 per pattern.
 	handles []item
-	// items are the symbols, headings and keys, in scan order.
+	// items are the symbols, headings and keys, in scan order; raw, when
+	// set, holds them encoded instead (decodeShape).
 	items []item
+	raw   []byte
 }
 
 // item is one value a scan found. A symbol's detail is made from sym
@@ -71,8 +73,7 @@ func (r *run) apply(p string, sf *shapeFacts, out *fileOut) {
 		out.counts[ScanHandles]++
 	}
 	var fold []byte
-	for i := range sf.items {
-		it := &sf.items[i]
+	sf.eachItem(func(it *item) {
 		out.counts[it.scan]++
 		fold = appendFold(fold[:0], normalizeName(it.value))
 		ti, rel := r.termIdx[string(fold)]
@@ -87,7 +88,7 @@ func (r *run) apply(p string, sf *shapeFacts, out *fileOut) {
 			out.findings[it.scan] = append(out.findings[it.scan], schema.ShapeFinding{Scan: it.scan, Path: p, Line: it.line,
 				Value: strings.Clone(capText(it.value, 160)), Detail: strings.Clone(it.detailText())})
 		}
-	}
+	})
 }
 
 // markTouched records the scans that read a file of this kind.
@@ -116,7 +117,7 @@ func markTouched(p string, out *fileOut) {
 // phrase hits' lines) is shown to it; names and handles are words of the
 // file, which index.Extract screens.
 func (r *run) store(f walk.File, data []byte, sf *shapeFacts) {
-	if r.ix == nil {
+	if r.ix == nil || r.ix.Unindexable(f) {
 		return
 	}
 	var text strings.Builder
@@ -131,10 +132,12 @@ func (r *run) store(f walk.File, data []byte, sf *shapeFacts) {
 		}
 	}
 	if text.Len() > 0 && len(secret.Find(text.String())) > 0 {
+		r.ix.PutUnindexable(f, r.readStart)
 		return
 	}
 	fx, ok := index.Extract(f.Path, data, r.phraseM)
 	if !ok {
+		r.ix.PutUnindexable(f, r.readStart)
 		return
 	}
 	fx.Shape = sf.encode()
@@ -150,42 +153,45 @@ func (r *run) replay() []walk.File {
 		return r.files
 	}
 	r.termM = match.New(r.terms)
-	var toRead []walk.File
-	var fold []byte
-	seen := make([]bool, len(r.terms))
-	for i, f := range r.files {
+	read := make([]bool, len(r.files))
+	skips := make([]*walk.Skip, len(r.files))
+	folds := make([][]byte, index.Workers())
+	seens := make([][]bool, index.Workers())
+	index.Parallel(len(r.files), func(w, i int) {
+		f := r.files[i]
 		fl, ok := (*index.File)(nil), false
 		if r.within[i] {
 			fl, ok = r.ix.Lookup(f)
 		}
 		var has bool
 		if ok {
-			has, fold = fl.MayHold(pats, fold)
+			has, folds[w] = fl.MayHold(pats, folds[w])
 		}
 		var sf *shapeFacts
 		var err error
 		if ok && !has && fl.Skip == nil {
 			sf, err = decodeShape(fl.Shape)
 		}
-		if !ok || has || err != nil {
-			toRead = append(toRead, f)
-			continue
-		}
-		if fl.Skip != nil {
-			r.skips = append(r.skips, *fl.Skip)
-			continue
-		}
-		out := newFileOut(int(fl.Bytes))
-		r.outs[i] = out
-		r.progress()
-		clear(seen)
-		fl.Terms(r.termM, seen)
-		for t, s := range seen {
-			if s {
-				out.termHits = append(out.termHits, t)
+		switch {
+		case !ok || has || err != nil:
+			read[i] = true
+		case fl.Skip != nil:
+			skips[i] = fl.Skip
+		default:
+			if seens[w] == nil {
+				seens[w] = make([]bool, len(r.terms))
 			}
+			r.replayFile(i, fl, sf, seens[w])
 		}
-		r.apply(f.Path, sf, out)
+	})
+	var toRead []walk.File
+	for i, f := range r.files {
+		if read[i] {
+			toRead = append(toRead, f)
+		}
+		if skips[i] != nil {
+			r.skips = append(r.skips, *skips[i])
+		}
 	}
 	return toRead
 }
@@ -211,6 +217,21 @@ func IndexFingerprint(handles []string) [32]byte {
 		handles = DefaultHandles
 	}
 	return index.Fingerprint(strings.Join(handles, "\x00"), strings.Join(IndexedPhrases(), "\x00"))
+}
+
+// replayFile gives file i its outcome from its stored facts.
+func (r *run) replayFile(i int, fl *index.File, sf *shapeFacts, seen []bool) {
+	out := newFileOut(int(fl.Bytes))
+	r.outs[i] = out
+	r.progress()
+	clear(seen)
+	fl.Terms(r.termM, seen)
+	for t, s := range seen {
+		if s {
+			out.termHits = append(out.termHits, t)
+		}
+	}
+	r.apply(r.files[i].Path, sf, out)
 }
 
 // complexPatterns are the patterns (index.Pattern) of the terms the
@@ -261,65 +282,111 @@ func (sf *shapeFacts) encode() []byte {
 
 var errShape = errors.New("truncated shape facts")
 
-// decodeShape reads what encode wrote.
-func decodeShape(b []byte) (*shapeFacts, error) {
-	var err error
-	uv := func() int {
-		v, n := binary.Uvarint(b)
-		if n <= 0 || v > uint64(len(b))+1<<31 {
-			err = errShape
-			return 0
-		}
-		b = b[n:]
-		return int(v)
+// shapeDecoder reads what encode wrote. Strings are views of the bytes,
+// not copies: apply copies what it keeps.
+type shapeDecoder struct {
+	b   []byte
+	err error
+}
+
+func (d *shapeDecoder) uv() int {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 || v > uint64(len(d.b))+1<<31 {
+		d.err = errShape
+		return 0
 	}
-	// Strings are views of b, not copies: apply copies what it keeps.
-	str := func() string {
-		n := uv()
-		if err != nil || n > len(b) {
-			err = errShape
-			return ""
-		}
-		if n == 0 {
-			return ""
-		}
-		s := unsafe.String(&b[0], n)
-		b = b[n:]
-		return s
+	d.b = d.b[n:]
+	return int(v)
+}
+
+func (d *shapeDecoder) str() string {
+	n := d.uv()
+	if d.err != nil || n > len(d.b) {
+		d.err = errShape
+		return ""
 	}
-	code := func(names []string) string {
-		if err != nil || len(b) == 0 || int(b[0]) >= len(names) {
-			err = errShape
-			return ""
-		}
-		c := b[0]
-		b = b[1:]
-		return names[c]
+	if n == 0 {
+		return ""
 	}
-	items := func(full bool) []item {
-		n := uv()
-		if n > len(b) {
-			err = errShape
+	s := unsafe.String(&d.b[0], n)
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *shapeDecoder) code(names []string) string {
+	if d.err != nil || len(d.b) == 0 || int(d.b[0]) >= len(names) {
+		d.err = errShape
+		return ""
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return names[c]
+}
+
+// item reads one item into it.
+func (d *shapeDecoder) item(it *item, full bool) {
+	it.line, it.value, it.detail = d.uv(), d.str(), d.str()
+	if full {
+		it.scan, it.kind = d.code(scanOrder), d.code(itemKinds)
+		for j := range it.sym {
+			it.sym[j] = d.str()
 		}
-		var its []item
-		for k := 0; k < n && err == nil; k++ {
-			it := item{line: uv(), value: str(), detail: str()}
-			if full {
-				it.scan, it.kind = code(scanOrder), code(itemKinds)
-				for j := range it.sym {
-					it.sym[j] = str()
-				}
-			}
+	}
+}
+
+// items reads a counted list; with keep false it only checks it.
+func (d *shapeDecoder) items(full, keep bool) []item {
+	n := d.uv()
+	if n > len(d.b) {
+		d.err = errShape
+		return nil
+	}
+	var its []item
+	if keep {
+		its = make([]item, 0, n)
+	}
+	var it item
+	for k := 0; k < n && d.err == nil; k++ {
+		d.item(&it, full)
+		if keep {
 			its = append(its, it)
 		}
-		return its
 	}
+	return its
+}
+
+// decodeShape reads what encode wrote. The symbols, headings and keys are
+// only checked here and read again, one at a time, by apply (a big tree
+// has hundreds of thousands).
+func decodeShape(b []byte) (*shapeFacts, error) {
+	d := &shapeDecoder{b: b}
 	sf := &shapeFacts{}
 	for k := range sf.phrases {
-		sf.phraseCount[k] = uv()
-		sf.phrases[k] = items(false)
+		sf.phraseCount[k] = d.uv()
+		sf.phrases[k] = d.items(false, true)
 	}
-	sf.handles = items(false)
-	sf.items = items(true)
-	return sf, err
+	sf.handles = d.items(false, true)
+	sf.raw = d.b
+	d.items(true, false)
+	if d.err == nil && len(d.b) != 0 {
+		d.err = errShape
+	}
+	return sf, d.err
+}
+
+// eachItem calls fn for every item, from the slice or the stored bytes.
+func (sf *shapeFacts) eachItem(fn func(it *item)) {
+	if sf.raw == nil {
+		for i := range sf.items {
+			fn(&sf.items[i])
+		}
+		return
+	}
+	d := &shapeDecoder{b: sf.raw}
+	n := d.uv()
+	var it item
+	for k := 0; k < n && d.err == nil; k++ {
+		d.item(&it, true)
+		fn(&it)
+	}
 }
