@@ -106,12 +106,14 @@ type Scout struct {
 }
 
 // Index configures the persistent tree index (pkg/index); --index and
-// --no-index win over it.
+// --no-index win over it. It is off unless Enabled or Dir is set: it does
+// not pay yet (docs/decisions/index.md).
 type Index struct {
-	// Dir holds the index instead of the user cache directory.
+	// Enabled turns the index on, in the user cache directory.
+	Enabled bool `toml:"enabled"`
+	// Dir turns the index on and holds it here (relative to the zone root)
+	// instead of the user cache directory.
 	Dir string `toml:"dir"`
-	// Disabled turns the index off: every run reads every file.
-	Disabled bool `toml:"disabled"`
 }
 
 // Zone configures zone orientation.

@@ -190,12 +190,10 @@ func (ix *Index) trusted(f walk.File) *entry {
 	return e
 }
 
-// Unindexable reports whether f, unchanged, was found not to be indexable
-// (PutUnindexable): the caller reads it without trying again.
-func (ix *Index) Unindexable(f walk.File) bool {
-	e := ix.trusted(f)
-	return e != nil && e.unindex
-}
+// Holds reports whether the index has a trusted entry for f (facts, a skip
+// verdict or an unindexable mark): a caller that read f anyway need not
+// store it again.
+func (ix *Index) Holds(f walk.File) bool { return ix.trusted(f) != nil }
 
 // PutUnindexable records that f cannot be indexed (Extract refused it), so
 // that later runs read it without extracting its facts again.

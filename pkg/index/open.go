@@ -16,7 +16,7 @@ type Where struct {
 	// Dir is --index (or the configuration's [index] dir); "" means the
 	// user cache directory.
 	Dir string
-	// Off is --no-index (or [index] disabled without a --index).
+	// Off is --no-index, or neither --index nor [index] enabled / dir.
 	Off bool
 }
 

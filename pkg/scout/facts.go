@@ -117,8 +117,8 @@ func markTouched(p string, out *fileOut) {
 // phrase hits' lines) is shown to it; names and handles are words of the
 // file, which index.Extract screens.
 func (r *run) store(f walk.File, data []byte, sf *shapeFacts) {
-	if r.ix == nil || r.ix.Unindexable(f) {
-		return
+	if r.ix == nil || r.ix.Holds(f) {
+		return // read for a term the index cannot answer for, or never indexable
 	}
 	var text strings.Builder
 	for k := range sf.phrases {

@@ -368,3 +368,46 @@ func TestIndexHoldsNoSecret(t *testing.T) {
 		t.Fatal("the index holds the secret")
 	}
 }
+
+// TestIndexIsOffUnlessAsked: without --index or [index], no index is
+// written; [index] enabled puts it in the user cache directory keyed by the
+// root, [index] dir where it says; --no-index wins over both.
+func TestIndexIsOffUnlessAsked(t *testing.T) {
+	root := copyTree(t, "bufio")
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	t.Setenv("HOME", cache)
+	want, _, _ := laneRun(t, root)
+	userDir, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip(err)
+	}
+	if _, err := os.Stat(filepath.Join(userDir, "rtch", "index")); err == nil {
+		t.Fatal("an index was written without being asked for")
+	}
+	write(t, root, ".rtch.toml", "[index]\nenabled = true\n")
+	age(t, root)
+	want, _, _ = laneRun(t, root, "--no-index")
+	if _, err := os.Stat(filepath.Join(userDir, "rtch", "index")); err == nil {
+		t.Fatal("--no-index wrote an index")
+	}
+	if got, _, _ := laneRun(t, root); got != want {
+		t.Fatalf("[index] enabled: %s", firstDiff(want, got))
+	}
+	m, _ := filepath.Glob(filepath.Join(userDir, "rtch", "index", "*", "index"))
+	if len(m) != 1 {
+		t.Fatalf("[index] enabled: want one index in the user cache directory, got %v", m)
+	}
+	if _, _, p := laneRun(t, root); !strings.Contains(p[0], fmt.Sprintf("read %d of", alwaysRead(root))) {
+		t.Fatalf("[index] enabled: the index is not used: %q", p)
+	}
+	write(t, root, ".rtch.toml", "[index]\ndir = \".ix\"\n")
+	age(t, root)
+	want, _, _ = laneRun(t, root, "--no-index")
+	if got, _, _ := laneRun(t, root); got != want {
+		t.Fatalf("[index] dir: %s", firstDiff(want, got))
+	}
+	if _, err := os.Stat(filepath.Join(root, ".ix", "index")); err != nil {
+		t.Fatalf("[index] dir: %v", err)
+	}
+}

@@ -20,14 +20,14 @@ type IndexFlags struct {
 
 // Register adds the flags to fs.
 func (f *IndexFlags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.Dir, "index", "", "keep the tree index in `DIR` (default: the user cache directory, keyed by the zone root; [index] dir)")
-	fs.BoolVar(&f.Off, "no-index", false, "read every file and leave the tree index alone ([index] disabled)")
+	fs.StringVar(&f.Dir, "index", "", "use the tree index in `DIR` (off by default; [index] enabled puts it in the user cache directory, [index] dir elsewhere)")
+	fs.BoolVar(&f.Off, "no-index", false, "read every file and leave the tree index alone, whatever the configuration says")
 }
 
 // Open opens the tree index of root that the flags and the configuration
 // ask for (nil when off). fp is the fingerprint of what the caller stores.
 func (f *IndexFlags) Open(env *cli.Env, cfg *config.Config, root string, fp [32]byte) (*index.Index, error) {
-	w := index.Where{Dir: f.Dir, Off: f.Off || (cfg.Index.Disabled && f.Dir == "")}
+	w := index.Where{Dir: f.Dir, Off: f.Off || (f.Dir == "" && !cfg.Index.Enabled && cfg.Index.Dir == "")}
 	if w.Dir == "" && cfg.Index.Dir != "" {
 		w.Dir = cfg.Index.Dir
 		if !filepath.IsAbs(w.Dir) {
