@@ -412,21 +412,30 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Material
 	sr.HasPacket = true
 	pk := evalscore.ScorePacket(p.Spans, t.Gold, t.GoldLines)
 	sr.Packet = &pk
-	for _, sp := range p.Spans {
-		path := evalscore.CleanPath(sp.Path)
-		if slices.Contains(t.Gold, path) {
-			if sr.GoldChunks == nil {
-				sr.GoldChunks = map[string][][2]int{}
-			}
-			sr.GoldChunks[path] = append(sr.GoldChunks[path], [2]int{sp.Start, sp.End})
-		}
-	}
+	sr.GoldChunks = goldSpans(p.Spans, t.Gold)
+	sr.BriefGoldChunks = goldSpans(p.BriefSpans, t.Gold)
 	bs := evalscore.ScorePacket(p.BriefSpans, t.Gold, t.GoldLines)
 	sr.Brief, sr.BriefTokens = &bs, p.BriefTokens
 	sr.Tokens, sr.Cap, sr.Halting, sr.Seconds = p.Tokens, p.Cap, p.Halting, p.Seconds
 	sr.Surfaces = p.Surfaces[:min(len(p.Surfaces), 10)]
 	r.Pipeline = sr
 	return r
+}
+
+// goldSpans are the line ranges of spans in the gold files, by file (nil
+// when none is in a gold file).
+func goldSpans(spans []evalscore.Span, gold []string) map[string][][2]int {
+	var out map[string][][2]int
+	for _, sp := range spans {
+		path := evalscore.CleanPath(sp.Path)
+		if slices.Contains(gold, path) {
+			if out == nil {
+				out = map[string][][2]int{}
+			}
+			out[path] = append(out[path], [2]int{sp.Start, sp.End})
+		}
+	}
+	return out
 }
 
 func scoreRanking(ranked []string, t evalscore.Task) *systemResult {

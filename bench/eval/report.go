@@ -42,6 +42,9 @@ type systemResult struct {
 	// written; BriefTokens the brief's whole size, ceil(chars/4).
 	Brief       *evalscore.PacketScore `json:"brief,omitempty"`
 	BriefTokens int                    `json:"brief_tokens,omitempty"`
+	// BriefGoldChunks are the line ranges of each gold file inside the md
+	// brief's chunks, beside GoldChunks for the JSON packet.
+	BriefGoldChunks map[string][][2]int `json:"brief_gold_chunks,omitempty"`
 	// Tokens and Cap are the packet's budget.est_tokens and budget.cap.
 	Tokens int `json:"tokens,omitempty"`
 	Cap    int `json:"cap,omitempty"`
