@@ -531,7 +531,8 @@ func (h *hydrator) segments(sf *surface) []segment {
 	return segs
 }
 
-// anchors lists the surface's target lines, best first: the ranking's, then
+// anchors lists the surface's target lines, best first: the ranking's (with
+// the definitions their windows call on the top surfaces), then
 // the other lines where its terms occur (hitAnchors); without ranking anchors
 // the hit lines by strength, else the file head (0).
 func (h *hydrator) anchors(sf *surface) (out []int) {
@@ -542,9 +543,7 @@ func (h *hydrator) anchors(sf *surface) (out []int) {
 			out = append(out, a)
 		}
 	}
-	for _, a := range sf.rs.Anchors {
-		add(a)
-	}
+	h.rankAnchors(sf, add)
 	if len(out) > 0 && !(len(out) == 1 && out[0] == -1) {
 		// The ranking keeps a few anchors per file; the other lines where the
 		// file's terms occur follow them, the ones that bring terms no
@@ -568,6 +567,32 @@ func (h *hydrator) anchors(sf *surface) (out []int) {
 		add(0)
 	}
 	return out
+}
+
+// rankAnchors adds the ranking's anchors of sf. On the top surfaces the
+// definitions their windows call come in between (callees.go): those of the
+// first window right after it, the others' after the ranking's last.
+func (h *hydrator) rankAnchors(sf *surface, add func(int)) {
+	ra := sf.rs.Anchors
+	if sf.order >= breadthTop || sf.file == nil || len(ra) == 0 || ra[0] < 1 {
+		for _, a := range ra {
+			add(a)
+		}
+		return
+	}
+	c := h.newCallees(sf)
+	add(ra[0])
+	for _, a := range c.of(ra[0], ra, firstCallees) {
+		add(a)
+	}
+	for _, a := range ra[1:] {
+		add(a)
+	}
+	for _, a := range ra[1:] {
+		for _, d := range c.of(a, ra, maxCallees) {
+			add(d)
+		}
+	}
 }
 
 // lineTerms is one line of a surface with the goal terms on it.
