@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -111,5 +112,19 @@ func TestAnchorsPastSixtyFourTerms(t *testing.T) {
 	ev := c.done()
 	if ev == nil || len(ev.anchors) == 0 || ev.anchors[0] != 110 {
 		t.Fatalf("anchors %v, want line 110 (rarelyseen) first", ev.anchors)
+	}
+}
+
+func TestDefiningFiles(t *testing.T) {
+	locs := []string{"code_symbol:a/x.go:12", "heading:README.md:3", "code_symbol:a/x.go:40", "code_symbol:b/y.go:7", "file_name:a/x.go"}
+	if got := definingFiles(locs); !reflect.DeepEqual(got, []string{"a/x.go", "b/y.go"}) {
+		t.Fatalf("got %v, want the two defining files", got)
+	}
+	capped := make([]string, locationsCap)
+	for i := range capped {
+		capped[i] = "code_symbol:a/x.go:1"
+	}
+	if got := definingFiles(capped); got != nil {
+		t.Fatalf("a capped list gave %v: it may leave defining files out", got)
 	}
 }

@@ -13,6 +13,7 @@ package probe
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -73,7 +74,11 @@ type censusTerm struct {
 	phrase    string // "truth" or "deprecation" for phrase literals
 	pathOnly  bool   // a path-like term: matched against paths, and in content literally
 	locations map[string][]int
-	bit       uint64 // its own bit in a line's window mask (assignBits), 0 if none
+	// df is the number of walked files holding the term; defFiles how many
+	// of them the scout found a code definition of it in (0: none, or more
+	// than the candidate's capped locations tell).
+	df, defFiles int
+	bit          uint64 // its own bit in a line's window mask (assignBits), 0 if none
 }
 
 // plan builds the census terms and the probes for a basket.
@@ -99,7 +104,7 @@ func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budg
 			continue
 		}
 		ct := censusTerm{text: match.Fold(c.Term), cand: ci, origin: c.Origin, use: c.Use, idf: c.IDF, goalKind: c.GoalKind, goalCount: c.GoalCount, inTitle: c.InTitle,
-			generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations)}
+			generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations), df: c.DF, defFiles: len(definingFiles(c.Locations))}
 		if c.Use == "neighbor_only" {
 			ct.neighbor = true
 			ct.text = match.Fold(path.Base(c.Term))
@@ -301,6 +306,33 @@ func parseLocations(locs []string) map[string][]int {
 		switch kind {
 		case "code_symbol", "heading", "json_key", "yaml_key", "toml_key", "frontmatter_key":
 			out[p] = append(out[p], line)
+		}
+	}
+	return out
+}
+
+// locationsCap is the scout's cap on a candidate's locations: a list that
+// long may leave out defining files.
+const locationsCap = 50
+
+// definingFiles lists the distinct files of a candidate's code_symbol
+// locations in their order, or nil when the list is capped and so may not
+// hold them all.
+func definingFiles(locs []string) []string {
+	if len(locs) >= locationsCap {
+		return nil
+	}
+	var out []string
+	for _, l := range locs {
+		rest, ok := strings.CutPrefix(l, "code_symbol:")
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndexByte(rest, ':'); i > 0 {
+			rest = rest[:i]
+		}
+		if !slices.Contains(out, rest) {
+			out = append(out, rest)
 		}
 	}
 	return out

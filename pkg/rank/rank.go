@@ -168,6 +168,17 @@ type Weights struct {
 	// 83.4 → 84.6, MRR unchanged on both sets; 0.2 the same; without
 	// holding the first two in place it costs 1–10 points of MRR.
 	SpreadShared float64
+	// DefUnique adds, to the one file that defines a name the goal writes
+	// as code (an identifier, a qualified or dotted name, a stack frame:
+	// posify(x), cfg.Hosts()), this many saturated terms times the
+	// definition's specificity among the DF files that mention the name,
+	// ln(1 + (DF−0.5)/1.5): posify, defined once in sympy's simplify.py and
+	// mentioned in 20 files, points there. A name two or more files define
+	// is an interface method or an override, alternatives rather than the
+	// place (cli's three Hosts() methods), and a plain word that happens to
+	// name a definition (error, query, values) is prose. Measured on both
+	// sets (docs/bench/eval.md, issue 18 session 8).
+	DefUnique float64
 }
 
 // Default are the weights in use (tuned on the go-commits and SWE-bench dev
@@ -226,6 +237,7 @@ var Default = Weights{
 	SpreadCap:        0.95,
 	SpreadLead:       2,
 	SpreadShared:     0.1,
+	DefUnique:        0.3,
 }
 
 // Term is one basket term as the ranking sees it.
@@ -241,6 +253,9 @@ type Term struct {
 	// term is in the first line of a multi-line goal.
 	GoalCount int
 	InTitle   bool
+	// DF is the number of files holding the term; DefFiles how many of
+	// them define it as code (the scout's symbol confirmations; 0 unknown).
+	DF, DefFiles int
 }
 
 // TermEvidence is what one file holds of one term, by field.
@@ -353,6 +368,10 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			if e.Definitions > 0 {
 				bonus += w.Definition
 				fields = append(fields, "definition")
+				if sp := uniqueDefinition(t); w.DefUnique > 0 && sp > 0 && symbols.Lang(f.Path) != "" {
+					bonus += w.DefUnique * sp
+					fields = append(fields, fmt.Sprintf("the one definition (of %d files mentioning it)", t.DF))
+				}
 			} else if e.DefLines > 0 {
 				bonus += w.DefLine
 				fields = append(fields, "definition line")
@@ -439,6 +458,24 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 		out[i].reasons = nil
 	}
 	return out
+}
+
+// uniqueDefinition is the specificity of a goal term written as code that
+// exactly one file defines, ln(1 + (DF−0.5)/1.5), and 0 for any other term.
+func uniqueDefinition(t Term) float64 {
+	if t.DefFiles != 1 || t.DF < 1 || !writtenAsCode(t.GoalKind) {
+		return 0
+	}
+	return math.Log(1 + (float64(t.DF)-0.5)/1.5)
+}
+
+// writtenAsCode: the intake's kinds of a name the goal spells as code.
+func writtenAsCode(kind string) bool {
+	switch kind {
+	case "identifier", "qualified", "dotted", "stack_frame":
+		return true
+	}
+	return false
 }
 
 // contrib is one term's share of a file's score and the fields it came

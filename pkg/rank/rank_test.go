@@ -406,3 +406,51 @@ func TestScopeNamesThePlace(t *testing.T) {
 		}
 	}
 }
+
+func TestUniqueDefinitionOfACodeName(t *testing.T) {
+	// posify(x) in a sympy issue: one file of the twenty mentioning it
+	// defines it; a file that mentions the other goal word more ranks
+	// first without the signal.
+	terms := []Term{
+		{Term: "posify", Origin: "code_symbol", Use: "locate", IDF: 2, GoalKind: "identifier", DF: 20, DefFiles: 1},
+		{Term: "finite", Origin: "code_symbol", Use: "locate", IDF: 2, GoalKind: "word", DF: 20, DefFiles: 1},
+	}
+	files := []File{
+		{Path: "simplify/simplify.py", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Definitions: 1, Body: 2}}},
+		{Path: "assumptions/ask.py", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Body: 3}, {Term: 1, Definitions: 1, Body: 3}}},
+	}
+	without := Default
+	without.DefUnique = 0
+	if got := paths(Rank(terms, files, Params{Profile: "code_path", AvgBytes: 400, Weights: without})); got[0] != "assumptions/ask.py" {
+		t.Fatalf("without the signal: %v, want ask.py first", got)
+	}
+	got := Rank(terms, files, Params{Profile: "code_path", AvgBytes: 400})
+	if got[0].Path != "simplify/simplify.py" || !strings.Contains(strings.Join(got[0].Why, " "), "the one definition (of 20 files mentioning it)") {
+		t.Fatalf("with the signal: %v %v, want simplify.py first, said why", paths(got), got[0].Why)
+	}
+	// finite is a word: its one definition in ask.py earns nothing more.
+	if strings.Contains(strings.Join(got[1].Why, " "), "the one definition") {
+		t.Fatalf("a plain word got the unique-definition bonus: %v", got[1].Why)
+	}
+}
+
+func TestUniqueDefinitionNeedsOneDefiner(t *testing.T) {
+	for _, tc := range []struct {
+		t    Term
+		want bool
+	}{
+		{Term{GoalKind: "identifier", DF: 20, DefFiles: 1}, true},
+		{Term{GoalKind: "qualified", DF: 5, DefFiles: 1}, true},
+		{Term{GoalKind: "identifier", DF: 20, DefFiles: 2}, false}, // alternatives: an interface method, overrides
+		{Term{GoalKind: "identifier", DF: 20, DefFiles: 0}, false}, // unknown: the scout's list was capped
+		{Term{GoalKind: "word", DF: 20, DefFiles: 1}, false},
+		{Term{GoalKind: "", DF: 20, DefFiles: 1}, false},
+	} {
+		if got := uniqueDefinition(tc.t) > 0; got != tc.want {
+			t.Errorf("%+v: bonus %v, want %v", tc.t, got, tc.want)
+		}
+	}
+	if a, b := uniqueDefinition(Term{GoalKind: "identifier", DF: 200, DefFiles: 1}), uniqueDefinition(Term{GoalKind: "identifier", DF: 3, DefFiles: 1}); a <= b {
+		t.Errorf("one definer among 200 mentions (%v) should weigh more than among 3 (%v)", a, b)
+	}
+}
