@@ -714,7 +714,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 		pr := next()
 		p, err := pr.page, pr.err
 		if err != nil {
-			diags = append(diags, wiki.Diagnostic{Path: f.Path, Message: strings.TrimPrefix(err.Error(), f.Path+": ")})
+			diags = append(diags, wiki.ReadError(f.Path, err))
 			if ok {
 				if err := deletePage(ctx, tx, s.id); err != nil {
 					return st, nil, err

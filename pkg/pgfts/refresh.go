@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -95,7 +94,7 @@ func hashPages(root string, files []wiki.File, cache map[string]seen, now int64)
 	for i, r := range reads {
 		f := files[i]
 		if r.err != nil {
-			diags = append(diags, wiki.Diagnostic{Path: f.Path, Message: strings.TrimPrefix(r.err.Error(), f.Path+": ")})
+			diags = append(diags, wiki.ReadError(f.Path, r.err))
 			continue
 		}
 		pages[f.Path] = r.lp

@@ -39,7 +39,7 @@ func searchPostgres(ctx context.Context, opt Options, root string, files []wiki.
 	}
 	defer ix.Close()
 	for _, d := range diags {
-		warn(d.String())
+		report(opt, warn, d)
 	}
 	filter := sqliteFilter(opt, set)
 	hits, err := ix.Search(ctx, opt.Query, filter, opt.Limit)

@@ -60,6 +60,8 @@ type Options struct {
 	Tool string
 	// Warn receives every diagnostic ("path:line: message"); may be nil.
 	Warn func(string)
+	// skip hears each diagnostic of a skipped file (set by recallRoot).
+	skip func(wiki.Diagnostic)
 	// Progress, when set, reports index builds: the guild root (relative),
 	// pages done and pages to do; done == total ends a build.
 	Progress func(root string, done, total int)
@@ -81,6 +83,8 @@ type Result struct {
 	// Index is what the index refresh (SQLite or PostgreSQL) did, per guild
 	// root that used it.
 	Index map[string]fts.Stats
+	// Skipped are the wiki files left out, in the order met.
+	Skipped []schema.RecallSkip
 	// Events counts security events appended.
 	Events int
 }
@@ -177,6 +181,9 @@ func recallRoot(ctx context.Context, opt Options, root, sub, prefix string, set 
 			s = prefix + "/" + s
 		}
 		opt.Warn(s)
+	}
+	opt.skip = func(d wiki.Diagnostic) {
+		res.Skipped = append(res.Skipped, schema.RecallSkip{Path: path.Join(prefix, d.Path), Reason: d.Message})
 	}
 	g := loadGraph(root, warn)
 	withGraph := g != nil && opt.Category == ""
@@ -443,4 +450,13 @@ func inside(root, dir string) bool {
 	}
 	rel, err := filepath.Rel(r, d)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// report passes a diagnostic on as a warning and, when it skipped a file,
+// to the record's skipped list.
+func report(opt Options, warn func(string), d wiki.Diagnostic) {
+	warn(d.String())
+	if d.Skipped && opt.skip != nil {
+		opt.skip(d)
+	}
 }

@@ -113,10 +113,10 @@ func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File
 		// The index is current for this very listing: what Open would do
 		// is nothing, and the snapshot's answer is the answer.
 		for _, d := range listDiags {
-			warn(d.String())
+			report(opt, warn, d)
 		}
 		for _, d := range spec.diags {
-			warn(d.String())
+			report(opt, warn, d)
 		}
 		rel, _ := filepath.Rel(opt.Root, root)
 		res.Index[filepath.ToSlash(rel)] = spec.snap.Stats(len(files))
@@ -145,7 +145,7 @@ func searchWiki(ctx context.Context, opt Options, root string, files []wiki.File
 		mech = SourceFileBM25
 	}
 	for _, d := range listDiags {
-		warn(d.String())
+		report(opt, warn, d)
 	}
 	if mech == SourceFSScan {
 		cs := fsScan(opt, root, files, set, warn)
@@ -175,7 +175,7 @@ func searchSQLite(ctx context.Context, opt Options, root string, files []wiki.Fi
 		warn(fmt.Sprintf("%s: index could not be trusted (%s); rebuilt from the wiki", fts.RelPath, st.Rebuilt))
 	}
 	for _, d := range diags {
-		warn(d.String())
+		report(opt, warn, d)
 	}
 	filter := sqliteFilter(opt, set)
 	hits, err := ix.Search(ctx, opt.Query, filter, opt.Limit)
@@ -259,15 +259,15 @@ func pickHits(ctx context.Context, opt Options, set guildconfig.Settings, ix sea
 
 // readPages reads the listed pages, reporting unreadable ones, and returns
 // them with the union of their supersedes lists.
-func readPages(root string, files []wiki.File, warn func(string), each func(*wiki.Page)) map[string]bool {
+func readPages(opt Options, root string, files []wiki.File, warn func(string), each func(*wiki.Page)) map[string]bool {
 	superseded := map[string]bool{}
 	for _, f := range files {
 		p, diags, err := wiki.Read(root, f)
 		for _, d := range diags {
-			warn(d.String())
+			report(opt, warn, d)
 		}
 		if err != nil {
-			warn(err.Error())
+			report(opt, warn, wiki.ReadError(f.Path, err))
 			continue
 		}
 		for _, s := range p.Front.Supersedes {
@@ -311,12 +311,12 @@ func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Setti
 	})
 	// Diagnostics in listing order, as readPages reports them.
 	superseded := map[string]bool{}
-	for _, r := range reads {
+	for i, r := range reads {
 		for _, d := range r.diags {
-			warn(d.String())
+			report(opt, warn, d)
 		}
 		if r.err != nil {
-			warn(r.err.Error())
+			report(opt, warn, wiki.ReadError(files[i].Path, r.err))
 			continue
 		}
 		for _, s := range r.page.Front.Supersedes {
@@ -360,7 +360,7 @@ func fsScan(opt Options, root string, files []wiki.File, set guildconfig.Setting
 	}
 	keep := overfetch(opt.Limit)
 	var cands []chunk
-	superseded := readPages(root, files, warn, func(p *wiki.Page) {
+	superseded := readPages(opt, root, files, warn, func(p *wiki.Page) {
 		if excluded(p.Path, pageMeta(p), opt, set, nil) != "" {
 			return
 		}

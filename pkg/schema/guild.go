@@ -15,6 +15,19 @@ type Recall struct {
 	RecallBeforeRead bool `json:"recallBeforeRead"`
 	// Chunks are the protected chunks, best first.
 	Chunks []RecallChunk `json:"chunks"`
+	// Skipped lists the wiki files left out of this recall and why (ignored,
+	// not a regular file, over the size cap, binary, a Git LFS pointer,
+	// unreadable), in the order met; absent when none was. Each is also a
+	// warning on stderr.
+	Skipped []RecallSkip `json:"skipped,omitempty"`
+}
+
+// RecallSkip is one wiki file guild-recall did not read.
+type RecallSkip struct {
+	// Path is the file in the record spelling of source_path.
+	Path string `json:"path"`
+	// Reason is the diagnostic's message.
+	Reason string `json:"reason"`
 }
 
 // RecallChunk is one protected chunk.

@@ -94,6 +94,15 @@ type Diagnostic struct {
 	Line int
 	// Message is lowercase without a final period.
 	Message string
+	// Skipped is set when the file is left out of the recall (ignored, not
+	// a regular file, over the cap, binary, a Git LFS pointer, unreadable):
+	// guild-recall lists it in the record's skipped field as well.
+	Skipped bool `json:",omitempty"`
+}
+
+// ReadError is the diagnostic of a page Read refused: the file is skipped.
+func ReadError(path string, err error) Diagnostic {
+	return Diagnostic{Path: path, Message: strings.TrimPrefix(err.Error(), path+": "), Skipped: true}
 }
 
 // String renders "path:line: message". A path with control characters or

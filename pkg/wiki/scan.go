@@ -58,20 +58,20 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 		rel := pathenc.Encode(raw) // the page's spelling in records
 		switch {
 		case m != nil && raw != PrinciplesPath:
-			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("ignored by %s:%d (%s); skipped", src, m.Line, m.Text)})
+			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("ignored by %s:%d (%s); skipped", src, m.Line, m.Text), Skipped: true})
 		case info.mode&fs.ModeSymlink != 0:
-			diags = append(diags, Diagnostic{Path: rel, Message: "symlink not followed"})
+			diags = append(diags, Diagnostic{Path: rel, Message: "symlink not followed", Skipped: true})
 		case !info.mode.IsRegular():
-			diags = append(diags, Diagnostic{Path: rel, Message: "not a regular file; skipped"})
+			diags = append(diags, Diagnostic{Path: rel, Message: "not a regular file; skipped", Skipped: true})
 		case info.size > maxBytes:
-			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("%d bytes, over the %d-byte cap; skipped", info.size, maxBytes)})
+			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("%d bytes, over the %d-byte cap; skipped", info.size, maxBytes), Skipped: true})
 		default:
 			files = append(files, File{Path: rel, Size: info.size, ModTime: info.mtime, ChangeTime: info.ctime, Inode: info.ino})
 		}
 	}
 	wikiDir := filepath.Join(root, "wiki")
 	if info, err := os.Lstat(wikiDir); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		diags = append(diags, Diagnostic{Path: "wiki", Message: "symlink not followed"})
+		diags = append(diags, Diagnostic{Path: "wiki", Message: "symlink not followed", Skipped: true})
 	} else if err == nil {
 		// Room for a directory's files before they are visited, doubling:
 		// a large wiki's listing is not copied at every 25% growth.
@@ -82,18 +82,18 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 		}
 		walk(wikiDir, "wiki", grow, func(rel string, fi fileInfo, err error) {
 			if err != nil {
-				diags = append(diags, Diagnostic{Path: rel, Message: "unreadable: " + unwrapPathError(err)})
+				diags = append(diags, Diagnostic{Path: rel, Message: "unreadable: " + unwrapPathError(err), Skipped: true})
 				return
 			}
 			consider(rel, fi)
 		})
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		diags = append(diags, Diagnostic{Path: "wiki", Message: "unreadable: " + unwrapPathError(err)})
+		diags = append(diags, Diagnostic{Path: "wiki", Message: "unreadable: " + unwrapPathError(err), Skipped: true})
 	}
 	if info, err := lstat(filepath.Join(root, filepath.FromSlash(PrinciplesPath))); err == nil {
 		consider(PrinciplesPath, info)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		diags = append(diags, Diagnostic{Path: PrinciplesPath, Message: "unreadable: " + unwrapPathError(err)})
+		diags = append(diags, Diagnostic{Path: PrinciplesPath, Message: "unreadable: " + unwrapPathError(err), Skipped: true})
 	}
 	// The principles file sorts first (before any "wiki/" path): move it
 	// there. The walk yields sorted paths unless a name holds a byte below
@@ -144,7 +144,7 @@ func Load(root string, maxBytes int64) ([]*Page, []Diagnostic, error) {
 		p, d, err := Read(root, f)
 		diags = append(diags, d...)
 		if err != nil {
-			diags = append(diags, Diagnostic{Path: f.Path, Message: strings.TrimPrefix(err.Error(), f.Path+": ")})
+			diags = append(diags, ReadError(f.Path, err))
 			continue
 		}
 		pages = append(pages, p)

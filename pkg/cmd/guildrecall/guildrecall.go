@@ -159,6 +159,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		TopScore:         res.TopScore,
 		RecallBeforeRead: res.RecallBeforeRead,
 		Chunks:           res.Chunks,
+		Skipped:          res.Skipped,
 	}
 	if rec.Chunks == nil {
 		rec.Chunks = []schema.RecallChunk{}

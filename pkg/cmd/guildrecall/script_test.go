@@ -27,7 +27,7 @@ const scripts = "../../../testdata/script/guild-recall"
 
 // indexStories are the stories of scripts that reach the persistent index;
 // TestScriptsPostgres runs them again against the postgres backend.
-var indexStories = []string{"sqlite.txtar", "incremental.txtar", "concurrent.txtar", "workspace.txtar"}
+var indexStories = []string{"sqlite.txtar", "incremental.txtar", "concurrent.txtar", "workspace.txtar", "skipped.txtar"}
 
 func TestScripts(t *testing.T) {
 	testscript.Run(t, params(t, "sqlite", testscript.Params{Dir: scripts}))
