@@ -1510,8 +1510,16 @@ func (h *hydrator) skip(p, reason string, size int64, lines int, detail string) 
 }
 
 // ReEntryCommand is the rtch-hydrate command that reproduces lines s..e of p.
+// A name holding a control character (a newline, a tab) is given in $'…'
+// quoting, as SedCommand gives one that is not UTF-8, so the command stays
+// on one line and reaches the file wherever it is shown (the md brief spells
+// such characters visibly, which would change a plainly quoted name).
 func ReEntryCommand(p string, s, e int) string {
-	return "rtch-hydrate --reenter " + ShellQuote(p+":"+LineRange(s, e))
+	arg := p + ":" + LineRange(s, e)
+	if hasControl(arg) {
+		return "rtch-hydrate --reenter " + ansiQuote(arg)
+	}
+	return "rtch-hydrate --reenter " + ShellQuote(arg)
 }
 
 // SedCommand is the sed command that prints lines s..e of p (from the zone
@@ -1524,10 +1532,15 @@ func SedCommand(p string, s, e int) string {
 		p = "./" + p
 	}
 	q := ShellQuote(p)
-	if !utf8.ValidString(p) {
+	if !utf8.ValidString(p) || hasControl(p) {
 		q = ansiQuote(p)
 	}
 	return fmt.Sprintf("sed -n '%d,%dp' %s", s, e, q)
+}
+
+// hasControl reports whether s holds an ASCII control byte or DEL.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0
 }
 
 // ansiQuote writes s as a $'…' word: bytes outside printable ASCII, the

@@ -410,21 +410,34 @@ func TestNoRankNoZone(t *testing.T) {
 
 func TestReenterReproducesChunkAndSed(t *testing.T) {
 	content := "\xef\xbb\xbffirst\r\nsecond line\n\xff bad utf8\nno newline at end"
-	root := writeTree(t, map[string]string{"dir with space/it's.txt": content, "b.go": numbered("b", 120)})
+	root := writeTree(t, map[string]string{"dir with space/it's.txt": content, "b.go": numbered("b", 120), "new\nline\tname.txt": "one\ntwo\n"})
 	res, err := Hydrate(input(
 		schema.RankedSurface{Path: "b.go", Anchors: []int{60}},
 		schema.RankedSurface{Path: "dir with space/it's.txt", Anchors: []int{2}},
+		schema.RankedSurface{Path: "new\nline\tname.txt", Anchors: []int{1}},
 	), opts(root, 8000))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Chunks) != 2 {
+	if len(res.Chunks) != 3 {
 		t.Fatalf("%d chunks", len(res.Chunks))
+	}
+	// A control character in a name is quoted as $'…', which bash reads
+	// (dash, the sh of Debian, does not); every command stays on one line.
+	shell := "sh"
+	if _, err := exec.LookPath("bash"); err == nil {
+		shell = "bash"
 	}
 	_, sedErr := exec.LookPath("sed")
 	for _, c := range res.Chunks {
+		if strings.ContainsAny(c.NextReEntryCommand+c.SedCommand, "\n\t") {
+			t.Fatalf("a command spans a control character: %q / %q", c.NextReEntryCommand, c.SedCommand)
+		}
+		if shell == "sh" && strings.Contains(c.NextReEntryCommand, "$'") {
+			continue
+		}
 		arg := strings.TrimPrefix(c.NextReEntryCommand, "rtch-hydrate --reenter ")
-		out, err := exec.Command("sh", "-c", "printf %s "+arg).Output()
+		out, err := exec.Command(shell, "-c", "printf %s "+arg).Output()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -440,7 +453,7 @@ func TestReenterReproducesChunkAndSed(t *testing.T) {
 			t.Fatalf("%s: re-entry differs", c.NextReEntryCommand)
 		}
 		if sedErr == nil {
-			cmd := exec.Command("sh", "-c", c.SedCommand)
+			cmd := exec.Command(shell, "-c", c.SedCommand)
 			cmd.Dir = root
 			out, err := cmd.Output()
 			if err != nil {
