@@ -10,6 +10,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/index"
+	"github.com/rtch/rtch/pkg/internal/parallel"
 	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/rank"
 	"github.com/rtch/rtch/pkg/record"
@@ -266,9 +267,9 @@ func (p *passState) replay() ([]walk.File, error) {
 	files := p.r.files
 	read := make([]bool, len(files))
 	skips := make([]*walk.Skip, len(files))
-	hits := make([][]index.Hit, index.Workers())
-	folds := make([][]byte, index.Workers())
-	index.Parallel(len(files), func(w, i int) {
+	hits := make([][]index.Hit, parallel.Workers())
+	folds := make([][]byte, parallel.Workers())
+	parallel.ForWorker(len(files), func(w, i int) {
 		f := files[i]
 		fl, ok := ix.Lookup(f)
 		if ok && fl.Skip == nil {

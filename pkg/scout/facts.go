@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/rtch/rtch/pkg/index"
+	"github.com/rtch/rtch/pkg/internal/parallel"
 	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
@@ -155,9 +156,9 @@ func (r *run) replay() []walk.File {
 	r.termM = match.New(r.terms)
 	read := make([]bool, len(r.files))
 	skips := make([]*walk.Skip, len(r.files))
-	folds := make([][]byte, index.Workers())
-	seens := make([][]bool, index.Workers())
-	index.Parallel(len(r.files), func(w, i int) {
+	folds := make([][]byte, parallel.Workers())
+	seens := make([][]bool, parallel.Workers())
+	parallel.ForWorker(len(r.files), func(w, i int) {
 		f := r.files[i]
 		fl, ok := (*index.File)(nil), false
 		if r.within[i] {

@@ -7,20 +7,29 @@ import (
 	"sync/atomic"
 )
 
-// For calls f(0) … f(n-1) on up to GOMAXPROCS goroutines and returns when
+// Workers is how many goroutines For and ForWorker run at most.
+func Workers() int { return runtime.GOMAXPROCS(0) }
+
+// For calls f(0) … f(n-1) on up to Workers() goroutines and returns when
 // every call has; with one CPU (or n ≤ 1) it calls them in order on the
 // caller's goroutine.
 func For(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
+	ForWorker(n, func(_, i int) { f(i) })
+}
+
+// ForWorker is For that also tells f which goroutine runs it (worker in
+// [0, Workers())), so f can keep scratch state per goroutine.
+func ForWorker(n int, f func(worker, i int)) {
+	workers := min(Workers(), n)
 	if workers <= 1 {
 		for i := 0; i < n; i++ {
-			f(i)
+			f(0, i)
 		}
 		return
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -29,7 +38,7 @@ func For(n int, f func(i int)) {
 				if i >= n {
 					return
 				}
-				f(i)
+				f(w, i)
 			}
 		}()
 	}
