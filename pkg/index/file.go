@@ -33,6 +33,7 @@ type File struct {
 	// Text is the word text; ends and lists the occurrence lists.
 	Text  []byte
 	nword int
+	entry int // the table row it was read from (Lookup), -1 otherwise
 	ends  []byte
 	lists []byte
 }
@@ -42,7 +43,7 @@ var errShort = errors.New("truncated file entry")
 // decodeFile reads a stored entry.
 func decodeFile(b []byte) (*File, error) {
 	d := decoder{b: b}
-	f := &File{Bytes: int64(d.uv()), Lines: int(d.uv())}
+	f := &File{Bytes: int64(d.uv()), Lines: int(d.uv()), entry: -1}
 	nh := d.count()
 	prev := int32(0)
 	for range nh {
@@ -78,17 +79,7 @@ func decodeFile(b []byte) (*File, error) {
 }
 
 // List is the encoded occurrence list of word k (DecodeOccs reads it).
-func (f *File) List(k int) []byte {
-	lo := 0
-	if k > 0 {
-		lo = int(binary.LittleEndian.Uint32(f.ends[4*k-4:]))
-	}
-	hi := int(binary.LittleEndian.Uint32(f.ends[4*k:]))
-	if lo > hi || hi > len(f.lists) {
-		return nil
-	}
-	return f.lists[lo:hi]
-}
+func (f *File) List(k int) []byte { return listAt(f.ends, f.lists, k) }
 
 // DecodeOccs appends the occurrences of an encoded list to buf.
 func DecodeOccs(list []byte, buf []Occ) []Occ {

@@ -15,9 +15,17 @@
 //
 // Storage is one flat file, mapped read-only: a header (magic, format
 // version, the fingerprint of the configuration the facts depend on), the
-// entries, the table of paths, and a footer with the table's offset and a
-// CRC-32C of everything before it. An index of another version, or one that
-// fails its checksum or its decoding, is rebuilt with one warning. Save
+// entries, the dictionary (dict.go: the distinct words of every entry, each
+// with the list of the entries and word numbers that hold it), the table
+// of paths, and a footer with the offsets of the dictionary and the table.
+// Each section has its own CRC-32C, checked when it is first used: the
+// header and table's (in the footer) at open, the dictionary's (in the
+// footer) by the first Words or Candidates, an entry's (in its table row)
+// by the Lookup that decodes it; so a warm run touches only what it reads.
+// An index of another version, or one whose header, table or dictionary
+// fails its checksum or its decoding, is rebuilt with one warning; an entry
+// that fails its checksum is read as missing (its file is read and stored
+// afresh) with the same one warning. Save
 // writes a new file whole through pkg/atomicfile (temporary, fsync, rename;
 // a killed writer's temporary is removed by the next write) under an
 // exclusive flock on a sibling lock file, so readers, which never lock,
@@ -39,14 +47,16 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
 // Version is the format version; an index of another version is rebuilt.
-const Version = 1
+const Version = 2
 
 const (
 	magic      = "RTCHIDX\x00"
@@ -54,7 +64,7 @@ const (
 	fileName   = "index"
 	lockName   = "lock"
 	headerLen  = len(magic) + 4 + sha256.Size
-	footerLen  = 8 + 8 + 4 + len(footMagic)
+	footerLen  = 8 + 8 + 8 + 4 + 4 + len(footMagic)
 	racyWindow = 2 * time.Second
 )
 
@@ -86,7 +96,9 @@ type entry struct {
 	racy     bool
 	skip     bool // the blob is a walk.Skip (EncodeSkip), not facts
 	unindex  bool // the file is read on every run (PutUnindexable)
+	phrases  bool // the facts hold phrase hits
 	off, len int64
+	crc      uint32 // CRC-32C of the entry's bytes
 }
 
 // Index is one tree's index as a run sees it: the entries of the file on
@@ -103,14 +115,25 @@ type Index struct {
 	mu      sync.Mutex
 	puts    map[string]put
 	changed bool
+	// dictSec is the dictionary section, checked by its first use (dict).
+	dictSec  []byte
+	dictCRC  uint32
+	dictOnce sync.Once
+	dictView *dictionary
+	// bad holds the table rows whose entry failed its checksum; warn,
+	// when set, is told once of the first damaged section.
+	bad      map[int]bool
+	anyBad   atomic.Bool
+	warn     func(string)
+	warnOnce sync.Once
 }
 
 type put struct {
-	size          int64
-	id            walk.Ident
-	racy          bool
-	skip, unindex bool
-	blob          []byte
+	size                   int64
+	id                     walk.Ident
+	racy                   bool
+	skip, unindex, phrases bool
+	blob                   []byte
 }
 
 // Fingerprint is what the stored facts depend on besides a file's bytes:
@@ -142,15 +165,28 @@ func Open(dir string, fp [sha256.Size]byte) (ix *Index, warning string, err erro
 		return nil, "", fmt.Errorf("index %s: %v", p, err)
 	}
 	ix.data, ix.unmap = data, unmap
-	table, sameFP, err := parse(data, fp)
+	sec, err := parse(data, fp)
 	if err != nil {
 		ix.Close()
 		ix.data, ix.unmap, ix.changed = nil, nil, true
 		return ix, fmt.Sprintf("index %s: %v: rebuilding it", p, err), nil
 	}
-	ix.table, ix.fresh = table, sameFP
-	ix.changed = !sameFP
+	ix.table, ix.fresh, ix.dictSec, ix.dictCRC = sec.table, sec.sameFP, sec.dict, sec.dictCRC
+	ix.changed = !sec.sameFP
 	return ix, "", nil
+}
+
+// damaged records that a section failed its check when first used: the
+// run goes on without it, Save rewrites the index, and warn is told once.
+func (ix *Index) damaged(what string) {
+	ix.mu.Lock()
+	ix.changed = true
+	ix.mu.Unlock()
+	ix.warnOnce.Do(func() {
+		if ix.warn != nil {
+			ix.warn(fmt.Sprintf("index %s: %s: checksum mismatch (corrupt): rebuilding it", filepath.Join(ix.dir, fileName), what))
+		}
+	})
 }
 
 // Close unmaps the index; Files handed out before are invalid after it.
@@ -170,6 +206,10 @@ func (ix *Index) Lookup(f walk.File) (*File, bool) {
 		return nil, false
 	}
 	blob := ix.data[e.off : e.off+e.len]
+	if crc32.Checksum(blob, castagnoli) != e.crc {
+		ix.markBad(e)
+		return nil, false
+	}
 	if e.skip {
 		sk, err := decodeSkip(f.Path, blob)
 		return &File{Skip: sk}, err == nil
@@ -178,7 +218,45 @@ func (ix *Index) Lookup(f walk.File) (*File, bool) {
 	if err != nil {
 		return nil, false
 	}
+	fl.entry = ix.row(e)
 	return fl, true
+}
+
+// row is e's number in the table.
+func (ix *Index) row(e *entry) int {
+	return int((uintptr(unsafe.Pointer(e)) - uintptr(unsafe.Pointer(&ix.table[0]))) / unsafe.Sizeof(*e))
+}
+
+// markBad sets aside an entry that failed its checksum: it is not trusted
+// again in this run, so its file is read and stored afresh.
+func (ix *Index) markBad(e *entry) {
+	ix.mu.Lock()
+	if ix.bad == nil {
+		ix.bad = map[int]bool{}
+	}
+	ix.bad[ix.row(e)] = true
+	ix.anyBad.Store(true)
+	ix.mu.Unlock()
+	ix.damaged("the entry of " + e.path)
+}
+
+// Stat is what the table says of a file without decoding its entry.
+type Stat struct {
+	// Row is the entry's number in the table, for Words and Candidates.
+	Row int
+	// Skip says the entry is a skip verdict; Phrases that its facts hold
+	// phrase hits.
+	Skip, Phrases bool
+}
+
+// Stat reports f's entry when Lookup would trust it (without checking the
+// entry's checksum, which Lookup does).
+func (ix *Index) Stat(f walk.File) (Stat, bool) {
+	e := ix.trusted(f)
+	if e == nil || e.unindex {
+		return Stat{}, false
+	}
+	return Stat{Row: ix.row(e), Skip: e.skip, Phrases: e.phrases}, true
 }
 
 // trusted is f's entry when it can be trusted.
@@ -187,7 +265,20 @@ func (ix *Index) trusted(f walk.File) *entry {
 	if e == nil || !ix.fresh || e.racy || e.size != f.Size || e.id != f.ID || f.ID == (walk.Ident{}) {
 		return nil
 	}
+	if ix.isBad(e) {
+		return nil
+	}
 	return e
+}
+
+// isBad reports whether e failed its checksum in this run.
+func (ix *Index) isBad(e *entry) bool {
+	if !ix.anyBad.Load() {
+		return false
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.bad[ix.row(e)]
 }
 
 // Holds reports whether the index has a trusted entry for f (facts, a skip
@@ -219,6 +310,13 @@ func (ix *Index) find(p string) *entry {
 // safe for concurrent use.
 func (ix *Index) Put(f walk.File, readStart time.Time, facts *Facts) {
 	ix.put(f, readStart, false, facts.Encode())
+	if len(facts.Phrases) > 0 {
+		ix.mu.Lock()
+		p := ix.puts[f.Path]
+		p.phrases = true
+		ix.puts[f.Path] = p
+		ix.mu.Unlock()
+	}
 	facts.Release()
 }
 
@@ -249,7 +347,7 @@ func (ix *Index) Save(files []walk.File) (wrote bool, err error) {
 		if _, ok := ix.puts[f.Path]; ok {
 			continue
 		}
-		if e := ix.find(f.Path); e != nil && ix.fresh && e.size == f.Size && e.id == f.ID {
+		if ix.reusable(f) != nil {
 			kept++
 		}
 	}
@@ -275,50 +373,78 @@ func (ix *Index) Save(files []walk.File) (wrote bool, err error) {
 	return true, nil
 }
 
-// write streams the new index through a temporary and renames it in.
+// reusable is f's old entry when Save may copy it: of this fingerprint,
+// of f's identity, and not found damaged.
+func (ix *Index) reusable(f walk.File) *entry {
+	e := ix.find(f.Path)
+	if e == nil || !ix.fresh || e.size != f.Size || e.id != f.ID || ix.isBad(e) {
+		return nil
+	}
+	return e
+}
+
+// write streams the new index through a temporary and renames it in: the
+// header, the entries (new ones, and old ones copied as they are), the
+// dictionary built from them, the table and the footer.
 func (ix *Index) write(files []walk.File) error {
 	pf, err := atomicfile.Create(filepath.Join(ix.dir, fileName), 0o600)
 	if err != nil {
 		return err
 	}
 	defer pf.Cleanup()
-	crc := crc32.New(castagnoli)
-	w := &countWriter{w: bufio.NewWriterSize(io.MultiWriter(pf, crc), 1<<20)}
-	w.write([]byte(magic))
-	w.write(binary.LittleEndian.AppendUint32(nil, Version))
-	w.write(ix.fp[:])
+	w := &countWriter{w: bufio.NewWriterSize(pf, 1<<20)}
+	head := append([]byte(magic), binary.LittleEndian.AppendUint32(nil, Version)...)
+	head = append(head, ix.fp[:]...)
+	w.write(head)
 	var table []entry
+	var blobs [][]byte
 	for _, f := range files {
-		e := entry{path: f.Path}
-		var blob []byte
-		if p, ok := ix.puts[f.Path]; ok {
-			e.size, e.id, e.racy, e.skip, e.unindex, blob = p.size, p.id, p.racy, p.skip, p.unindex, p.blob
-		} else if old := ix.find(f.Path); old != nil && ix.fresh && old.size == f.Size && old.id == f.ID {
-			e.size, e.id, e.racy, e.skip, e.unindex, blob = old.size, old.id, old.racy, old.skip, old.unindex, ix.data[old.off:old.off+old.len]
-		} else {
+		e, blob, ok := ix.entryFor(f)
+		if !ok {
 			continue
 		}
 		e.off, e.len = w.n, int64(len(blob))
 		w.write(blob)
 		table = append(table, e)
+		blobs = append(blobs, blob)
 	}
+	dictOff := w.n
+	dict := buildDictionary(table, blobs)
+	dictCRC := crc32.Checksum(dict, castagnoli)
+	w.write(dict)
 	tableOff := w.n
-	w.write(encodeTable(table))
+	tb := encodeTable(table)
+	w.write(tb)
 	foot := binary.LittleEndian.AppendUint64(nil, uint64(tableOff))
 	foot = binary.LittleEndian.AppendUint64(foot, uint64(len(table)))
-	w.write(foot)
+	foot = binary.LittleEndian.AppendUint64(foot, uint64(dictOff))
+	foot = binary.LittleEndian.AppendUint32(foot, tableCRC(head, tb, foot))
+	foot = binary.LittleEndian.AppendUint32(foot, dictCRC)
+	w.write(append(foot, footMagic...))
 	if w.err == nil {
 		w.err = w.w.(*bufio.Writer).Flush()
 	}
 	if w.err != nil {
 		return w.err
 	}
-	tail := binary.LittleEndian.AppendUint32(nil, crc.Sum32())
-	tail = append(tail, footMagic...)
-	if _, err := pf.Write(tail); err != nil {
-		return err
-	}
 	return pf.Commit()
+}
+
+// entryFor is f's row and bytes in the index being written: its new entry,
+// or its old one copied as it is; ok is false when it has neither.
+func (ix *Index) entryFor(f walk.File) (e entry, blob []byte, ok bool) {
+	e = entry{path: f.Path}
+	if p, ok := ix.puts[f.Path]; ok {
+		e.size, e.id, e.racy, e.skip, e.unindex, e.phrases, blob = p.size, p.id, p.racy, p.skip, p.unindex, p.phrases, p.blob
+		e.crc = crc32.Checksum(blob, castagnoli)
+		return e, blob, true
+	}
+	old := ix.reusable(f)
+	if old == nil {
+		return e, nil, false
+	}
+	e = *old
+	return e, ix.data[old.off : old.off+old.len], true
 }
 
 type countWriter struct {
@@ -356,49 +482,77 @@ func encodeTable(t []entry) []byte {
 		if e.unindex {
 			flags |= 4
 		}
+		if e.phrases {
+			flags |= 8
+		}
 		b = binary.AppendUvarint(b, flags)
 		b = binary.AppendUvarint(b, uint64(e.off))
 		b = binary.AppendUvarint(b, uint64(e.len))
+		b = binary.LittleEndian.AppendUint32(b, e.crc)
 	}
 	return b
 }
 
-// parse checks an index file and reads its table.
-func parse(data []byte, fp [sha256.Size]byte) (table []entry, sameFP bool, err error) {
+// tableCRC is the checksum of the header, the table and the footer's
+// offsets.
+func tableCRC(head, table, offsets []byte) uint32 {
+	c := crc32.Checksum(head, castagnoli)
+	c = crc32.Update(c, castagnoli, table)
+	return crc32.Update(c, castagnoli, offsets)
+}
+
+// sections are what parse finds in an index file.
+type sections struct {
+	table   []entry
+	sameFP  bool
+	dict    []byte
+	dictCRC uint32
+}
+
+// parse checks an index file's header, footer and table and reads the
+// table; the dictionary and the entries are checked when first used.
+func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
+	var sec sections
 	if len(data) < headerLen+footerLen || string(data[:len(magic)]) != magic {
-		return nil, false, errors.New("not an rtch index (torn or foreign file)")
+		return sec, errors.New("not an rtch index (torn or foreign file)")
 	}
 	if v := binary.LittleEndian.Uint32(data[len(magic):]); v != Version {
-		return nil, false, fmt.Errorf("format version %d, this build reads %d", v, Version)
+		return sec, fmt.Errorf("format version %d, this build reads %d", v, Version)
 	}
 	foot := data[len(data)-footerLen:]
-	if string(foot[20:]) != footMagic {
-		return nil, false, errors.New("truncated (no footer)")
+	if string(foot[32:]) != footMagic {
+		return sec, errors.New("truncated (no footer)")
 	}
-	body := data[:len(data)-len(footMagic)-4]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(foot[16:]) {
-		return nil, false, errors.New("checksum mismatch (corrupt)")
+	le := binary.LittleEndian
+	tableOff, n, dictOff := le.Uint64(foot), le.Uint64(foot[8:]), le.Uint64(foot[16:])
+	if dictOff < uint64(headerLen) || tableOff < dictOff || tableOff > uint64(len(data)-footerLen) {
+		return sec, errors.New("bad section offsets (corrupt)")
 	}
-	tableOff, n := binary.LittleEndian.Uint64(foot), binary.LittleEndian.Uint64(foot[8:])
-	if tableOff < uint64(headerLen) || tableOff > uint64(len(data)-footerLen) {
-		return nil, false, errors.New("bad table offset (corrupt)")
+	tb := data[tableOff : len(data)-footerLen]
+	if tableCRC(data[:headerLen], tb, foot[:24]) != le.Uint32(foot[24:]) {
+		return sec, errors.New("checksum mismatch in the table (corrupt)")
 	}
-	d := decoder{b: data[tableOff : len(data)-footerLen]}
+	d := decoder{b: tb}
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		e := entry{path: string(d.bytes(d.count()))}
 		e.size = int64(d.uv())
 		e.id.Dev, e.id.Ino = d.uv(), d.uv()
 		e.id.MtimeNs, e.id.CtimeNs = d.v(), d.v()
 		flags := d.uv()
-		e.racy, e.skip, e.unindex = flags&1 != 0, flags&2 != 0, flags&4 != 0
+		e.racy, e.skip, e.unindex, e.phrases = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
 		e.off, e.len = int64(d.uv()), int64(d.uv())
-		if e.off < int64(headerLen) || e.off+e.len > int64(tableOff) || (len(table) > 0 && table[len(table)-1].path >= e.path) {
-			return nil, false, errors.New("bad entry (corrupt)")
+		if c := d.bytes(4); c != nil {
+			e.crc = le.Uint32(c)
 		}
-		table = append(table, e)
+		if d.err == nil && (e.off < int64(headerLen) || e.off+e.len > int64(dictOff) || (len(sec.table) > 0 && sec.table[len(sec.table)-1].path >= e.path)) {
+			return sec, errors.New("bad entry (corrupt)")
+		}
+		sec.table = append(sec.table, e)
 	}
 	if d.err != nil {
-		return nil, false, fmt.Errorf("table: %v (corrupt)", d.err)
+		return sec, fmt.Errorf("table: %v (corrupt)", d.err)
 	}
-	return table, bytes.Equal(data[len(magic)+4:headerLen], fp[:]), nil
+	sec.sameFP = bytes.Equal(data[len(magic)+4:headerLen], fp[:])
+	sec.dict, sec.dictCRC = data[dictOff:tableOff], le.Uint32(foot[28:])
+	return sec, nil
 }

@@ -1,11 +1,14 @@
 package index
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -192,4 +195,167 @@ func TestSaveOpenLookup(t *testing.T) {
 	if _, warn, err := Open(dir, fp); err != nil || !strings.Contains(warn, "checksum") {
 		t.Errorf("a damaged index: warning %q, err %v", warn, err)
 	}
+}
+
+// savedTree indexes the files of GOROOT package dirs through Put, Save and
+// Open, as the scout does, and returns the opened index with the files and
+// their bytes.
+func savedTree(t *testing.T, phrases *match.Matcher, dirs ...string) (*Index, []walk.File, map[string][]byte) {
+	t.Helper()
+	dir := t.TempDir()
+	fp := Fingerprint("t")
+	ix, _, err := Open(dir, fp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []walk.File
+	data := map[string][]byte{}
+	ino := uint64(0)
+	for _, d := range dirs {
+		root := filepath.Join(runtime.GOROOT(), "src", d)
+		filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+			if err != nil || de.IsDir() {
+				return nil
+			}
+			b, err := os.ReadFile(p)
+			if err != nil || strings.ContainsRune(string(b), 0) {
+				return nil
+			}
+			rel, _ := filepath.Rel(filepath.Join(runtime.GOROOT(), "src"), p)
+			ino++
+			f := walk.File{Path: filepath.ToSlash(rel), Size: int64(len(b)), ID: walk.Ident{Dev: 1, Ino: ino, MtimeNs: 1, CtimeNs: 1}}
+			if fx, ok := Extract(f.Path, b, phrases); ok {
+				ix.Put(f, time.Now(), fx)
+				files = append(files, f)
+				data[f.Path] = b
+			}
+			return nil
+		})
+	}
+	if len(files) < 20 {
+		t.Skipf("only %d GOROOT files", len(files))
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	if _, err := ix.Save(files); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix, warn, err := Open(dir, fp)
+	if err != nil || warn != "" {
+		t.Fatal(err, warn)
+	}
+	t.Cleanup(ix.Close)
+	return ix, files, data
+}
+
+// TestDictionaryAnswersAsEachFile: the hits and terms the dictionary gives
+// an entry are those the matcher finds over the entry's own words, and its
+// candidates hold exactly where File.MayHold says.
+func TestDictionaryAnswersAsEachFile(t *testing.T) {
+	var words, phrases []string
+	for _, w := range testTerms {
+		if Simple(w) {
+			words = append(words, w)
+		} else {
+			phrases = append(phrases, w)
+		}
+	}
+	wm, pm := match.New(words), match.New(phrases)
+	phraseIdx := []int{len(words), len(words) + 1}
+	ix, files, _ := savedTree(t, pm, "strings", "net/http", "encoding/json")
+	dw := ix.Words(wm)
+	if dw == nil {
+		t.Fatal("no dictionary")
+	}
+	pats := []Pattern{NewPattern("strings.builder"), NewPattern("go.mod"), NewPattern("http.server"), NewPattern("json:\"")}
+	cands := ix.Candidates(pats)
+	held, matched := 0, 0
+	for _, f := range files {
+		fl, ok := ix.Lookup(f)
+		if !ok {
+			t.Fatalf("%s: not answered for", f.Path)
+		}
+		want, _ := fl.Hits(wm, phraseIdx, nil)
+		got, err := dw.Hits(fl, phraseIdx, nil)
+		if err != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%s: dictionary hits differ (%v):\n got %v\nwant %v", f.Path, err, got[:min(len(got), 10)], want[:min(len(want), 10)])
+		}
+		ws, ds := make([]bool, len(words)), make([]bool, len(words))
+		fl.Terms(wm, ws)
+		dw.Terms(fl, ds)
+		if fmt.Sprint(ws) != fmt.Sprint(ds) || dw.Has(fl.entry) != slices.Contains(ws, true) {
+			t.Fatalf("%s: dictionary terms %v, the file's %v", f.Path, ds, ws)
+		}
+		mayWant, _ := fl.MayHold(pats, nil)
+		if cands.Holds(fl) != mayWant || (mayWant && !cands.May(fl.entry)) {
+			t.Fatalf("%s: candidates hold %v, MayHold %v", f.Path, cands.Holds(fl), mayWant)
+		}
+		if mayWant {
+			held++
+		}
+		if len(want) > 0 {
+			matched++
+		}
+	}
+	if held == 0 || held == len(files) || matched == 0 || matched == len(files) {
+		t.Fatalf("a weak test: %d of %d files may hold a pattern, %d match a word", held, len(files), matched)
+	}
+}
+
+// TestDamagedSectionsAreFoundWhenUsed: a damaged dictionary or entry is
+// found when first used, warned of once, read around (no answer from it),
+// and makes Save rewrite the index.
+func TestDamagedSectionsAreFoundWhenUsed(t *testing.T) {
+	ix, files, _ := savedTree(t, nil, "strings", "bytes", "bufio")
+	good, err := os.ReadFile(filepath.Join(ix.dir, fileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dictOff := ixTableOff(good) - int64(len(ix.dictSec))
+	victim := ix.table[len(ix.table)/2]
+	cases := map[string]int64{"dictionary": dictOff + int64(len(ix.dictSec))/2, "entry": victim.off + victim.len/2}
+	for name, at := range cases {
+		b := append([]byte(nil), good...)
+		b[at] ^= 0x55
+		if err := os.WriteFile(filepath.Join(ix.dir, fileName), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		dix, warn, err := Open(ix.dir, ix.fp)
+		if err != nil || warn != "" {
+			t.Fatalf("%s: a damaged %s is found at open: %v %q", name, name, err, warn)
+		}
+		var warnings []string
+		dix.warn = func(s string) { warnings = append(warnings, s) }
+		m := match.New([]string{"string"})
+		switch name {
+		case "dictionary":
+			if dix.Words(m) != nil || dix.Candidates(nil) != nil {
+				t.Fatal("a damaged dictionary was used")
+			}
+			dix.Words(m)
+		case "entry":
+			vf := files[slices.IndexFunc(files, func(f walk.File) bool { return f.Path == victim.path })]
+			if _, ok := dix.Lookup(vf); ok {
+				t.Fatal("a damaged entry was answered for")
+			}
+			if dix.Holds(vf) {
+				t.Fatal("a damaged entry is still trusted, so its file would not be stored again")
+			}
+			if _, ok := dix.Lookup(files[0]); !ok {
+				t.Fatal("an undamaged entry is not answered for")
+			}
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding it") || !strings.Contains(warnings[0], name) {
+			t.Fatalf("%s: want one warning naming it, got %q", name, warnings)
+		}
+		if wrote, err := dix.Save(files); !wrote || err != nil {
+			t.Fatalf("%s: Save did not rewrite the damaged index: %v %v", name, wrote, err)
+		}
+		dix.Close()
+	}
+}
+
+// ixTableOff is the table offset an index file's footer gives.
+func ixTableOff(b []byte) int64 {
+	return int64(binary.LittleEndian.Uint64(b[len(b)-footerLen:]))
 }

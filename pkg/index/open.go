@@ -39,7 +39,7 @@ func OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(string)) (*In
 			if warning != "" {
 				warn(warning)
 			}
-			ix.root = root
+			ix.root, ix.warn = root, warn
 			if w.Dir == "" {
 				pruneGone(filepath.Dir(dir), dir)
 			}

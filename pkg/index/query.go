@@ -36,47 +36,62 @@ type wordMatch struct{ t, s, e int }
 // terms must have no spelling variants (match.Variants), as terms of word
 // bytes alone have none.
 func (f *File) Hits(m *match.Matcher, phrase []int, buf []Hit) ([]Hit, error) {
+	out := buf
+	pats := m.Terms()
+	var occs []Occ
+	bad := false
+	matchWords(m, f.Text, func(k int, ms []wordMatch, wlen int) {
+		if k >= f.nword {
+			bad = true
+			return
+		}
+		occs = DecodeOccs(f.List(k), occs[:0])
+		out = appendWordHits(out, pats, ms, wlen, occs)
+	})
+	if bad {
+		return out, errShort
+	}
+	return f.finishHits(out, len(buf), phrase), nil
+}
+
+// matchWords runs m over a word text (each word followed by '\n') and calls
+// fn, in order, for each word with matches: its number, the matches
+// (offsets in the word) and its length.
+func matchWords(m *match.Matcher, text []byte, fn func(k int, ms []wordMatch, wlen int)) {
 	var wm []wordMatch
-	m.Scan(f.Text, func(t, s, e int) bool {
+	m.Scan(text, func(t, s, e int) bool {
 		wm = append(wm, wordMatch{t, s, e})
 		return true
 	})
-	out := buf
-	if len(wm) > 0 {
-		pats := m.Terms()
-		var occs []Occ
-		k, at := 0, 0 // word k starts at Text[at]
-		for j := 0; j < len(wm); {
-			s := wm[j].s
-			nl := bytes.Count(f.Text[at:s], []byte{'\n'})
-			if nl > 0 {
-				k += nl
-				at = bytes.LastIndexByte(f.Text[:s], '\n') + 1
-			}
-			end := at + bytes.IndexByte(f.Text[at:], '\n')
-			lo := j
-			for j < len(wm) && wm[j].s < end {
-				j++
-			}
-			if k >= f.nword {
-				return out, errShort
-			}
-			occs = DecodeOccs(f.List(k), occs[:0])
-			for _, o := range occs {
-				for _, w := range wm[lo:j] {
-					out = append(out, Hit{Term: w.t, Line: o.Line, Col: o.Col + int32(w.s-at),
-						Key: o.Key && w.e == end, word: o.Col, end: int32(w.s - at + len(pats[w.t]))})
-				}
-			}
+	k, at := 0, 0 // word k starts at text[at]
+	for j := 0; j < len(wm); {
+		s := wm[j].s
+		if nl := bytes.Count(text[at:s], []byte{'\n'}); nl > 0 {
+			k += nl
+			at = bytes.LastIndexByte(text[:s], '\n') + 1
 		}
+		end := at + bytes.IndexByte(text[at:], '\n')
+		if end < at {
+			end = len(text)
+		}
+		var ms []wordMatch
+		for ; j < len(wm) && wm[j].s < end; j++ {
+			ms = append(ms, wordMatch{wm[j].t, wm[j].s - at, wm[j].e - at})
+		}
+		fn(k, ms, end-at)
 	}
+}
+
+// finishHits adds the stored phrase hits to the word hits from out[from:]
+// on and puts them in the order of a scan.
+func (f *File) finishHits(out []Hit, from int, phrase []int) []Hit {
 	for _, h := range f.Phrases {
 		if h.Term < len(phrase) && phrase[h.Term] >= 0 {
 			h.Term = phrase[h.Term]
 			out = append(out, h)
 		}
 	}
-	hs := out[len(buf):]
+	hs := out[from:]
 	sort.Slice(hs, func(a, b int) bool {
 		x, y := &hs[a], &hs[b]
 		if x.Line != y.Line {
@@ -90,7 +105,7 @@ func (f *File) Hits(m *match.Matcher, phrase []int, buf []Hit) ([]Hit, error) {
 		}
 		return x.Term < y.Term
 	})
-	return out, nil
+	return out
 }
 
 // Terms marks in seen (indexed by m's term indices) every term m finds in f.
@@ -188,13 +203,7 @@ func (f *File) MayHold(pats []Pattern, fold []byte) (bool, []byte) {
 	if len(pats) == 0 {
 		return false, fold
 	}
-	fold = fold[:0]
-	for _, c := range f.Text {
-		if 'A' <= c && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		fold = append(fold, c)
-	}
+	fold = foldWords(fold, f.Text)
 	for _, p := range pats {
 		if p.any || f.holds(p, fold) {
 			return true, fold
@@ -203,51 +212,40 @@ func (f *File) MayHold(pats []Pattern, fold []byte) (bool, []byte) {
 	return false, fold
 }
 
-// holds joins the occurrences of the words that can hold each run.
+// holds finds the words that can hold each of p's runs in the folded word
+// text and joins their places.
 func (f *File) holds(p Pattern, fold []byte) bool {
-	type cand struct {
-		list []byte
-		n    int32
-	}
-	// The words that can hold each run, found by searching the folded
-	// word text for the run: word indices, ascending.
 	for _, r := range p.runs {
 		if !bytes.Contains(fold, []byte(r)) {
 			return false
 		}
 	}
-	idx := make([][]int, len(p.runs))
-	lens := make([][]int32, len(p.runs))
-	for i, r := range p.runs {
-		line, at := 0, 0
-		for off := 0; ; {
-			j := bytes.Index(fold[off:], []byte(r))
-			if j < 0 {
-				break
-			}
-			pos := off + j
-			ws := bytes.LastIndexByte(fold[:pos], '\n') + 1
-			we := pos + bytes.IndexByte(fold[pos:], '\n')
-			line += bytes.Count(fold[at:ws], []byte{'\n'})
-			at = ws
-			if p.role(i, fold[ws:we]) && (len(idx[i]) == 0 || idx[i][len(idx[i])-1] != line) {
-				idx[i] = append(idx[i], line)
-				lens[i] = append(lens[i], int32(we-ws))
-			}
-			off = pos + 1
+	runs := make([][]wordAt, len(p.runs))
+	for i := range p.runs {
+		ids, lens := p.wordsFor(i, fold)
+		for j, k := range ids {
+			runs[i] = append(runs[i], wordAt{k, lens[j]})
 		}
-		if len(idx[i]) == 0 {
+	}
+	return f.join(p, runs)
+}
+
+// wordAt is word k of an entry, n bytes long.
+type wordAt struct {
+	k int
+	n int32
+}
+
+// join reports whether the words that can hold each run (runs[i], word
+// numbers ascending) occur in order on one line at the pattern's gaps.
+func (f *File) join(p Pattern, runs [][]wordAt) bool {
+	for _, ws := range runs {
+		if len(ws) == 0 {
 			return false
 		}
 	}
 	if len(p.runs) == 1 {
 		return true
-	}
-	cands := make([][]cand, len(p.runs))
-	for i := range p.runs {
-		for _, k := range idx[i] {
-			cands[i] = append(cands[i], cand{f.List(k), lens[i][len(cands[i])]})
-		}
 	}
 	// at holds where run i may start (line, column): where run i-1's word
 	// ends plus the gap.
@@ -256,8 +254,8 @@ func (f *File) holds(p Pattern, fold []byte) bool {
 	var occs []Occ
 	for i := range p.runs {
 		next := map[place]bool{}
-		for _, c := range cands[i] {
-			occs = DecodeOccs(c.list, occs[:0])
+		for _, w := range runs[i] {
+			occs = DecodeOccs(f.List(w.k), occs[:0])
 			for _, o := range occs {
 				if i > 0 && !at[place{o.Line, o.Col}] {
 					continue
@@ -265,7 +263,7 @@ func (f *File) holds(p Pattern, fold []byte) bool {
 				if i == len(p.runs)-1 {
 					return true
 				}
-				next[place{o.Line, o.Col + c.n + int32(p.gaps[i])}] = true
+				next[place{o.Line, o.Col + w.n + int32(p.gaps[i])}] = true
 			}
 		}
 		at = next

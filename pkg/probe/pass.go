@@ -219,10 +219,17 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 }
 
 // replayFile gathers one file's evidence from its entry in the tree index,
-// as scanFile would from its bytes.
-func replayFile(m *match.Matcher, phrase []int, terms []censusTerm, p string, fl *index.File, c *collector, buf []index.Hit) ([]index.Hit, error) {
+// as scanFile would from its bytes: the matches are words' (m's, from the
+// dictionary) when set, or m's over the entry's own words.
+func replayFile(m *match.Matcher, words *index.Words, phrase []int, terms []censusTerm, p string, fl *index.File, c *collector, buf []index.Hit) ([]index.Hit, error) {
 	fs := newFileScan(terms, p, c)
-	hits, err := fl.Hits(m, phrase, buf[:0])
+	var hits []index.Hit
+	var err error
+	if words != nil {
+		hits, err = words.Hits(fl, phrase, buf[:0])
+	} else {
+		hits, err = fl.Hits(m, phrase, buf[:0])
+	}
 	if err != nil {
 		return hits, err
 	}

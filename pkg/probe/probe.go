@@ -265,16 +265,30 @@ func (p *passState) replay() ([]walk.File, error) {
 		return p.r.files, nil
 	}
 	files := p.r.files
+	words, cands := ix.Words(p.cm), ix.Candidates(pats)
 	read := make([]bool, len(files))
 	skips := make([]*walk.Skip, len(files))
 	hits := make([][]index.Hit, parallel.Workers())
 	folds := make([][]byte, parallel.Workers())
 	parallel.ForWorker(len(files), func(w, i int) {
 		f := files[i]
+		st, ok := ix.Stat(f)
+		if !ok {
+			read[i] = true
+			return
+		}
+		if words != nil && cands != nil && !st.Skip && !st.Phrases && !cands.May(st.Row) && !words.Has(st.Row) {
+			p.keepUnmatched(f) // no word of it matches: nothing to decode
+			return
+		}
 		fl, ok := ix.Lookup(f)
 		if ok && fl.Skip == nil {
 			var may bool
-			may, folds[w] = fl.MayHold(pats, folds[w])
+			if cands != nil {
+				may = cands.Holds(fl)
+			} else {
+				may, folds[w] = fl.MayHold(pats, folds[w])
+			}
 			ok = !may
 		}
 		switch {
@@ -285,7 +299,7 @@ func (p *passState) replay() ([]walk.File, error) {
 		default:
 			var err error
 			ev, err := p.evidence(f.Path, func(c *collector) error {
-				hits[w], err = replayFile(p.cm, phrase, p.r.terms, f.Path, fl, c, hits[w])
+				hits[w], err = replayFile(p.cm, words, phrase, p.r.terms, f.Path, fl, c, hits[w])
 				return err
 			})
 			if err != nil {
@@ -305,6 +319,16 @@ func (p *passState) replay() ([]walk.File, error) {
 		}
 	}
 	return toRead, nil
+}
+
+// keepUnmatched keeps the evidence of a file the index holds in which no
+// term occurs: what its path alone gives.
+func (p *passState) keepUnmatched(f walk.File) {
+	ev, _ := p.evidence(f.Path, func(c *collector) error {
+		newFileScan(p.r.terms, f.Path, c).finish(f.Size, nil)
+		return nil
+	})
+	p.keep(f.Path, f.Size, ev)
 }
 
 // phraseTerms maps each phrase the index keeps (scout.IndexedPhrases) to

@@ -154,6 +154,7 @@ func (r *run) replay() []walk.File {
 		return r.files
 	}
 	r.termM = match.New(r.terms)
+	r.words, r.cands = r.ix.Words(r.termM), r.ix.Candidates(pats)
 	read := make([]bool, len(r.files))
 	skips := make([]*walk.Skip, len(r.files))
 	folds := make([][]byte, parallel.Workers())
@@ -165,7 +166,11 @@ func (r *run) replay() []walk.File {
 			fl, ok = r.ix.Lookup(f)
 		}
 		var has bool
-		if ok {
+		switch {
+		case !ok || fl.Skip != nil:
+		case r.cands != nil:
+			has = r.cands.Holds(fl)
+		default:
 			has, folds[w] = fl.MayHold(pats, folds[w])
 		}
 		var sf *shapeFacts
@@ -226,7 +231,11 @@ func (r *run) replayFile(i int, fl *index.File, sf *shapeFacts, seen []bool) {
 	r.outs[i] = out
 	r.progress()
 	clear(seen)
-	fl.Terms(r.termM, seen)
+	if r.words != nil {
+		r.words.Terms(fl, seen)
+	} else {
+		fl.Terms(r.termM, seen)
+	}
 	for t, s := range seen {
 		if s {
 			out.termHits = append(out.termHits, t)

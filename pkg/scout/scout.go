@@ -235,7 +235,10 @@ type run struct {
 	readStart time.Time
 	termM     *match.Matcher
 	phraseM   *match.Matcher
-	read      int
+	words     *index.Words // termM's matches in the index's dictionary
+	cands     *index.Cands // the index rows that may hold a complex term
+
+	read int
 
 	res               *Result
 	dirList           []string

@@ -201,10 +201,14 @@ func TestIndexCorruptOrOtherVersionIsRebuiltWithOneWarning(t *testing.T) {
 		t.Fatal(err)
 	}
 	damage := map[string]func([]byte) []byte{
-		"flipped byte":  func(b []byte) []byte { b[len(b)/2] ^= 0xff; return b },
-		"torn":          func(b []byte) []byte { return b[:len(b)/3] },
-		"other version": func(b []byte) []byte { b[8] = 99; return b },
-		"empty":         func([]byte) []byte { return nil },
+		"flipped byte": func(b []byte) []byte { b[len(b)/2] ^= 0xff; return b },
+		// the later sections: the dictionary (checked when first used),
+		// the table (at open)
+		"flipped byte in the dictionary": func(b []byte) []byte { b[len(b)*85/100] ^= 0xff; return b },
+		"flipped byte in the table":      func(b []byte) []byte { b[len(b)-60] ^= 0xff; return b },
+		"torn":                           func(b []byte) []byte { return b[:len(b)/3] },
+		"other version":                  func(b []byte) []byte { b[8] = 99; return b },
+		"empty":                          func([]byte) []byte { return nil },
 	}
 	for name, fn := range damage {
 		if err := os.WriteFile(file, fn(append([]byte(nil), good...)), 0o600); err != nil {
@@ -214,7 +218,9 @@ func TestIndexCorruptOrOtherVersionIsRebuiltWithOneWarning(t *testing.T) {
 		if got != want {
 			t.Fatalf("%s: output differs from --no-index:\n%s", name, firstDiff(want, got))
 		}
-		if n := strings.Count(stderr, "warning"); n != 1 || !strings.Contains(stderr, "rebuilding it") {
+		section := map[string]string{"flipped byte": "the entry of", "flipped byte in the dictionary": "the dictionary",
+			"flipped byte in the table": "in the table"}[name]
+		if n := strings.Count(stderr, "warning"); n != 1 || !strings.Contains(stderr, "rebuilding it") || !strings.Contains(stderr, section) {
 			t.Fatalf("%s: want one warning that the index is rebuilt, got:\n%s", name, stderr)
 		}
 		if _, stderr, p := laneRun(t, root, "--index", ix); stderr != "" || !strings.Contains(p[0], fmt.Sprintf("read %d of", alwaysRead(root))) {

@@ -1,0 +1,437 @@
+package index
+
+import (
+	"bytes"
+	"encoding/binary"
+	"hash/crc32"
+	"slices"
+	"unsafe"
+
+	"github.com/rtch/rtch/pkg/match"
+)
+
+// The dictionary section holds the distinct words of every entry of the
+// index (words of files with facts; skip verdicts, unindexable and racy
+// entries have none), so that a query runs its matcher once over the
+// tree's vocabulary instead of once per file, and then visits only the
+// entries that hold a matching word. Layout: the number of words and the
+// length of their text (uint32 little-endian each); the text, each word
+// followed by '\n' exactly as in an entry's word text (so the matcher
+// finds in it what it finds in each entry's words); per word the end of
+// its posting list (uint32, relative to the lists); the lists: per entry
+// holding the word, in table order, the row's delta from the previous one
+// and the word's number in that entry's own word list (uvarints).
+type dictionary struct {
+	n     int
+	text  []byte
+	ends  []byte
+	lists []byte
+}
+
+// buildDictionary is the dictionary of the entries about to be written
+// (table rows and their bytes). A row whose bytes do not decode has no
+// words in it (it is read as missing anyway); the words of one with
+// phrase hits are marked in its phrases bit.
+func buildDictionary(table []entry, blobs [][]byte) []byte {
+	ids := map[string]int32{}
+	var words [][]byte
+	var seq []int32 // the word id of each (row, word number), row after row
+	rowStart := make([]int32, len(table)+1)
+	for i := range table {
+		rowStart[i] = int32(len(seq))
+		e := &table[i]
+		if e.skip || e.unindex || e.racy {
+			continue
+		}
+		fl, err := decodeFile(blobs[i])
+		if err != nil {
+			continue
+		}
+		e.phrases = len(fl.Phrases) > 0
+		eachWord(fl.Text, func(w []byte) {
+			key := unsafe.String(unsafe.SliceData(w), len(w)) // the bytes outlive the map
+			id, ok := ids[key]
+			if !ok {
+				id = int32(len(words))
+				ids[key] = id
+				words = append(words, w)
+			}
+			seq = append(seq, id)
+		})
+	}
+	rowStart[len(table)] = int32(len(seq))
+	// Group the postings by word (counting sort), rows ascending.
+	start := make([]int32, len(words)+1)
+	for _, id := range seq {
+		start[id+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	type posting struct{ row, k int32 }
+	posts := make([]posting, len(seq))
+	next := append([]int32(nil), start[:len(words)]...)
+	for row := range table {
+		for j := rowStart[row]; j < rowStart[row+1]; j++ {
+			id := seq[j]
+			posts[next[id]] = posting{int32(row), j - rowStart[row]}
+			next[id]++
+		}
+	}
+	textLen := 0
+	for _, w := range words {
+		textLen += len(w) + 1
+	}
+	b := make([]byte, 0, 8+textLen+4*len(words)+3*len(seq))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(words)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(textLen))
+	for _, w := range words {
+		b = append(b, w...)
+		b = append(b, '\n')
+	}
+	endsAt := len(b)
+	b = append(b, make([]byte, 4*len(words))...)
+	listsAt := len(b)
+	for id := range words {
+		prev := int32(0)
+		for _, p := range posts[start[id]:start[id+1]] {
+			b = binary.AppendUvarint(b, uint64(p.row-prev))
+			b = binary.AppendUvarint(b, uint64(p.k))
+			prev = p.row
+		}
+		binary.LittleEndian.PutUint32(b[endsAt+4*id:], uint32(len(b)-listsAt))
+	}
+	return b
+}
+
+// eachWord calls fn for every word of a word text.
+func eachWord(text []byte, fn func(w []byte)) {
+	for len(text) > 0 {
+		i := bytes.IndexByte(text, '\n')
+		if i < 0 {
+			fn(text)
+			return
+		}
+		fn(text[:i])
+		text = text[i+1:]
+	}
+}
+
+// dict is the dictionary, checked on first use; nil when the index has
+// none or it is damaged (then the index is rebuilt, with a warning).
+func (ix *Index) dict() *dictionary {
+	ix.dictOnce.Do(func() {
+		if !ix.fresh || len(ix.table) == 0 {
+			return
+		}
+		d, ok := parseDictionary(ix.dictSec)
+		if !ok || crc32.Checksum(ix.dictSec, castagnoli) != ix.dictCRC {
+			ix.damaged("the dictionary")
+			return
+		}
+		ix.dictView = d
+	})
+	return ix.dictView
+}
+
+func parseDictionary(b []byte) (*dictionary, bool) {
+	if len(b) < 8 {
+		return nil, false
+	}
+	n, tl := int(binary.LittleEndian.Uint32(b)), int(binary.LittleEndian.Uint32(b[4:]))
+	b = b[8:]
+	if tl > len(b) || 4*n > len(b)-tl {
+		return nil, false
+	}
+	d := &dictionary{n: n, text: b[:tl], ends: b[tl : tl+4*n], lists: b[tl+4*n:]}
+	if n > 0 && int(binary.LittleEndian.Uint32(d.ends[4*n-4:])) != len(d.lists) {
+		return nil, false
+	}
+	return d, true
+}
+
+// list is the posting list of word id.
+func (d *dictionary) list(id int) []byte { return listAt(d.ends, d.lists, id) }
+
+// listAt is list k of lists, whose ends (uint32 little-endian each) are in
+// ends; nil when they are out of order.
+func listAt(ends, lists []byte, k int) []byte {
+	lo := 0
+	if k > 0 {
+		lo = int(binary.LittleEndian.Uint32(ends[4*k-4:]))
+	}
+	hi := int(binary.LittleEndian.Uint32(ends[4*k:]))
+	if lo > hi || hi > len(lists) {
+		return nil
+	}
+	return lists[lo:hi]
+}
+
+// eachPosting calls fn with every (row, word number) of a posting list.
+func eachPosting(list []byte, fn func(row, k int)) {
+	d := decoder{b: list}
+	row := 0
+	for len(d.b) > 0 && d.err == nil {
+		row += int(d.uv())
+		k := int(d.uv())
+		if d.err == nil {
+			fn(row, k)
+		}
+	}
+}
+
+// Words are the matches of one matcher in the dictionary, by entry: what
+// File.Hits and File.Terms would find by running the matcher over each
+// entry's own words.
+type Words struct {
+	pats []string
+	// groups are the matched words: the matches (offsets in the word)
+	// and the word's length.
+	groups []wordGroup
+	// refs are the (row, word number, group) of every entry word that
+	// matched, sorted by row then word number; first[row] is the row's
+	// first ref (len(table)+1 entries).
+	refs  []wordRef
+	first []int32
+}
+
+type wordGroup struct {
+	ms   []wordMatch
+	wlen int
+}
+
+type wordRef struct{ row, k, group int32 }
+
+// Words runs m over the dictionary once. It returns nil when the index
+// has no usable dictionary: callers then ask each File (Hits, Terms).
+// m's terms must have no spelling variants, as for File.Hits.
+func (ix *Index) Words(m *match.Matcher) *Words {
+	d := ix.dict()
+	if d == nil {
+		return nil
+	}
+	w := &Words{pats: m.Terms()}
+	matchWords(m, d.text, func(id int, ms []wordMatch, wlen int) {
+		gi := int32(len(w.groups))
+		w.groups = append(w.groups, wordGroup{ms: ms, wlen: wlen})
+		eachPosting(d.list(id), func(row, k int) {
+			w.refs = append(w.refs, wordRef{int32(row), int32(k), gi})
+		})
+	})
+	slices.SortFunc(w.refs, func(a, b wordRef) int {
+		if a.row != b.row {
+			return int(a.row - b.row)
+		}
+		return int(a.k - b.k)
+	})
+	w.first = make([]int32, len(ix.table)+1)
+	for _, r := range w.refs {
+		if int(r.row) < len(ix.table) {
+			w.first[r.row+1]++
+		}
+	}
+	for i := 1; i < len(w.first); i++ {
+		w.first[i] += w.first[i-1]
+	}
+	return w
+}
+
+// of is the refs of one row.
+func (w *Words) of(row int) []wordRef {
+	if row < 0 || row+1 >= len(w.first) {
+		return nil
+	}
+	return w.refs[w.first[row]:w.first[row+1]]
+}
+
+// Has reports whether the entry in row holds a word the matcher matches.
+func (w *Words) Has(row int) bool { return len(w.of(row)) > 0 }
+
+// Terms marks in seen every term the matcher finds in f's words, as
+// f.Terms does.
+func (w *Words) Terms(f *File, seen []bool) {
+	for _, r := range w.of(f.entry) {
+		for _, m := range w.groups[r.group].ms {
+			seen[m.t] = true
+		}
+	}
+}
+
+// Hits is f.Hits for the words' matcher, from the dictionary's matches.
+func (w *Words) Hits(f *File, phrase []int, buf []Hit) ([]Hit, error) {
+	out := buf
+	var occs []Occ
+	for _, r := range w.of(f.entry) {
+		if int(r.k) >= f.nword {
+			return out, errShort
+		}
+		g := &w.groups[r.group]
+		occs = DecodeOccs(f.List(int(r.k)), occs[:0])
+		out = appendWordHits(out, w.pats, g.ms, g.wlen, occs)
+	}
+	return f.finishHits(out, len(buf), phrase), nil
+}
+
+// appendWordHits appends the hits of one word's matches (offsets in the
+// word, which is wlen bytes long) at each of its occurrences.
+func appendWordHits(out []Hit, pats []string, ms []wordMatch, wlen int, occs []Occ) []Hit {
+	for _, o := range occs {
+		for _, m := range ms {
+			out = append(out, Hit{Term: m.t, Line: o.Line, Col: o.Col + int32(m.s),
+				Key: o.Key && m.e == wlen, word: o.Col, end: int32(m.s + len(pats[m.t]))})
+		}
+	}
+	return out
+}
+
+// Cands are what the dictionary says of the patterns of terms the words do
+// not answer for (Pattern): which entries may hold one (every run of a
+// pattern has a word that can hold it), and, for those, the words, so that
+// Holds places them without folding the entry's words.
+type Cands struct {
+	pats []Pattern
+	may  []bool
+	// runs[p][i] are the words of every entry that can hold run i of
+	// pattern p, sorted by row then word number.
+	runs [][][]runWord
+}
+
+type runWord struct {
+	row, k, n int32 // n: the word's length
+}
+
+// Candidates finds the entries that may hold one of the patterns. It
+// returns nil when the index has no usable dictionary: ask every File
+// (MayHold) instead.
+func (ix *Index) Candidates(pats []Pattern) *Cands {
+	d := ix.dict()
+	if d == nil {
+		return nil
+	}
+	c := &Cands{pats: pats, may: make([]bool, len(ix.table)), runs: make([][][]runWord, len(pats))}
+	if len(pats) == 0 {
+		return c
+	}
+	fold := foldWords(nil, d.text)
+	count := make([]int32, len(ix.table))
+	for pi, p := range pats {
+		if p.any {
+			for i := range c.may {
+				c.may[i] = true
+			}
+			continue
+		}
+		clear(count)
+		c.runs[pi] = make([][]runWord, len(p.runs))
+		for i := range p.runs {
+			ws := runWords(d, p, i, fold)
+			c.runs[pi][i] = ws
+			for j, w := range ws {
+				if (j == 0 || ws[j-1].row != w.row) && int(w.row) < len(count) {
+					count[w.row]++ // a row counts once per run
+				}
+			}
+		}
+		for row, n := range count {
+			if int(n) == len(p.runs) {
+				c.may[row] = true
+			}
+		}
+	}
+	return c
+}
+
+// runWords are the entries' words that can hold run i of p.
+func runWords(d *dictionary, p Pattern, i int, fold []byte) []runWord {
+	var out []runWord
+	ids, lens := p.wordsFor(i, fold)
+	for j, id := range ids {
+		eachPosting(d.list(id), func(row, k int) {
+			out = append(out, runWord{int32(row), int32(k), lens[j]})
+		})
+	}
+	slices.SortFunc(out, func(a, b runWord) int {
+		if a.row != b.row {
+			return int(a.row - b.row)
+		}
+		return int(a.k - b.k)
+	})
+	return out
+}
+
+// May reports whether the entry in row may hold one of the patterns' terms.
+func (c *Cands) May(row int) bool { return row >= 0 && row < len(c.may) && c.may[row] }
+
+// Holds is f.MayHold for the patterns, from the dictionary's words.
+func (c *Cands) Holds(f *File) bool {
+	if !c.May(f.entry) {
+		return false
+	}
+	for pi, p := range c.pats {
+		if p.any {
+			return true
+		}
+		runs := make([][]wordAt, len(p.runs))
+		for i := range p.runs {
+			for _, w := range rowWords(c.runs[pi][i], int32(f.entry)) {
+				runs[i] = append(runs[i], wordAt{int(w.k), w.n})
+			}
+		}
+		if f.join(p, runs) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowWords is the part of ws (sorted by row) of one row.
+func rowWords(ws []runWord, row int32) []runWord {
+	lo, _ := slices.BinarySearchFunc(ws, row, func(w runWord, r int32) int { return int(w.row - r) })
+	hi := lo
+	for hi < len(ws) && ws[hi].row == row {
+		hi++
+	}
+	return ws[lo:hi]
+}
+
+// foldWords is text with ASCII upper case folded, in buf's array when it
+// is large enough.
+func foldWords(buf, text []byte) []byte {
+	if cap(buf) < len(text) {
+		buf = make([]byte, len(text))
+	}
+	buf = buf[:len(text)]
+	for i, c := range text {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	return buf
+}
+
+// wordsFor is the numbers of the words of a folded word text that can
+// hold run i, ascending, and their lengths.
+func (p Pattern) wordsFor(i int, fold []byte) (ids []int, lens []int32) {
+	r := []byte(p.runs[i])
+	id, at := 0, 0
+	for off := 0; ; {
+		j := bytes.Index(fold[off:], r)
+		if j < 0 {
+			return ids, lens
+		}
+		pos := off + j
+		ws := bytes.LastIndexByte(fold[:pos], '\n') + 1
+		we := pos + bytes.IndexByte(fold[pos:], '\n')
+		if we < pos {
+			we = len(fold)
+		}
+		id += bytes.Count(fold[at:ws], []byte{'\n'})
+		at = ws
+		if p.role(i, fold[ws:we]) && (len(ids) == 0 || ids[len(ids)-1] != id) {
+			ids = append(ids, id)
+			lens = append(lens, int32(we-ws))
+		}
+		off = pos + 1
+	}
+}
