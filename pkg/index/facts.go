@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/rtch/rtch/pkg/fields"
 	"github.com/rtch/rtch/pkg/match"
@@ -248,9 +249,16 @@ func fnv(b []byte) uint32 {
 	return h
 }
 
-// holdsSecret shows the redactor every long word that mixes letters and
-// digits (the shape of keys, tokens and encoded blobs).
+// holdsSecret reports whether the redactor would mask text the index
+// keeps: it is shown the whole file, as it reads an output (so a secret
+// known only by what is around it, a short password after a password key
+// or the credentials of a URL, is found), and then every long word that
+// mixes letters and digits on its own (the shape of keys, tokens and
+// encoded blobs, which the index keeps cut from their context).
 func (f *Facts) holdsSecret() bool {
+	if len(f.data) > 0 && len(secret.Find(unsafe.String(unsafe.SliceData(f.data), len(f.data)))) > 0 {
+		return true
+	}
 	var b strings.Builder
 	for _, w := range f.words {
 		if w[1] >= secretShaped && mixed(f.data[w[0]:w[0]+w[1]]) {

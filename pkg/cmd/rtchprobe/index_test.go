@@ -362,6 +362,17 @@ func TestIndexHoldsNoSecret(t *testing.T) {
 	key := "AKIA" + "ZQ3DRSTUVWXY2345" // an AWS access key id the redactor masks
 	write(t, root, "deploy/creds.go", "package deploy\n\n// Token for the command writer.\nconst Token = \""+key+"\"\n")
 	write(t, root, "notes.md", "# Token\n\nThe writer uses "+key+" as its token.\n")
+	// Secrets the redactor knows only by what is around them: short
+	// passwords after a password key, a token in a URL's credentials, a
+	// PEM private key's body (base64 lines, cut into words at + and /).
+	short := map[string]string{
+		"deploy/db.yaml":   "command: serve\ndb_password: Parse7rx\n",
+		"deploy/env.sh":    "export WRITER_PASSWORD=ctx9Flag\n",
+		"deploy/README.md": "# Buffer\n\nclone https://deploy:Tok3nWr1ter@example.com/x.git for the command\n",
+	}
+	for p, text := range short {
+		write(t, root, p, text)
+	}
 	age(t, root)
 	ix := filepath.Join(t.TempDir(), "ix")
 	check(t, root, ix, "first run")
@@ -372,6 +383,11 @@ func TestIndexHoldsNoSecret(t *testing.T) {
 	}
 	if bytes.Contains(b, []byte(key)) || bytes.Contains(b, []byte(key[4:])) {
 		t.Fatal("the index holds the secret")
+	}
+	for _, w := range []string{"Parse7rx", "ctx9Flag", "Tok3nWr1ter"} {
+		if bytes.Contains(b, []byte(w)) {
+			t.Errorf("the index holds %q, which the redactor masks by its context", w)
+		}
 	}
 }
 
