@@ -113,6 +113,9 @@ type Env struct {
 	// Dir stands for the working directory ("" is the process's): where a tool
 	// starts looking for its zone or project root (Invocation.Dir).
 	Dir string
+	// Resident is what an in-process host keeps between runs (nil from a
+	// shell): Invocation.Resident.
+	Resident *Resident
 	// progress relays progress lines to an in-process caller.
 	progress func(string)
 }

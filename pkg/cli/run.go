@@ -39,6 +39,9 @@ type Invocation struct {
 	// Progress, when set, receives each progress line of long work (the text
 	// of Env.Progressf) whether or not stderr is a terminal.
 	Progress func(string)
+	// Resident is what a long-lived host keeps between runs (a file listing,
+	// open indexes); nil for a tool run as a process.
+	Resident *Resident
 }
 
 // Result is how a run ended.
@@ -124,6 +127,7 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		StderrIsTerminal: stderrIsTerminal,
 		Getenv:           getenv,
 		Dir:              inv.Dir,
+		Resident:         inv.Resident,
 		progress:         inv.Progress,
 	}
 

@@ -53,6 +53,8 @@ type Options struct {
 	// Progress, when set, hears every progress line the stages report, and
 	// "tool: done (stage i/n)" as each stage ends.
 	Progress func(string)
+	// Resident is what the host keeps between chains (cli.Invocation.Resident).
+	Resident *cli.Resident
 }
 
 // StageDone ends the progress line of a finished stage.
@@ -137,7 +139,7 @@ func Run(ctx context.Context, o Options, stages []Stage, stdin io.Reader, out io
 			defer wg.Done()
 			res := cli.Exec(ctx, st.Tool, cli.Invocation{
 				Args: st.Args, Stdin: in, Stdout: w, Stderr: &stderrs[i],
-				Dir: o.Dir, Getenv: o.Getenv, Progress: o.Progress,
+				Dir: o.Dir, Getenv: o.Getenv, Progress: o.Progress, Resident: o.Resident,
 			})
 			if o.Progress != nil {
 				o.Progress(fmt.Sprintf("%s: done (stage %d/%d%s", st.Tool.Name, i+1, n, StageDone))

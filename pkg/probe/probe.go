@@ -51,6 +51,9 @@ type Options struct {
 	// Index, if set, answers for every file whose identity it holds
 	// unchanged: such a file is not read (pkg/index).
 	Index *index.Index
+	// List lists the tree instead of walk.Files (a host's kept snapshot);
+	// nil walks.
+	List walk.Lister
 }
 
 // Result is what a probe run emits, in order.
@@ -124,7 +127,7 @@ type pendingHit struct {
 
 // listFiles walks the tree; forbidden path patterns are never read.
 func (r *run) listFiles(ctx context.Context) error {
-	files, err := walk.Files(ctx, r.o.Walk, nil)
+	files, err := r.o.List.List(ctx, r.o.Walk, nil)
 	if err != nil {
 		return err
 	}

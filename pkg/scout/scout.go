@@ -110,6 +110,9 @@ type Options struct {
 	// It is not used when CeilingMS is set, a cut that depends on the
 	// machine.
 	Index *index.Index
+	// List lists the tree instead of walk.Files (a host's kept snapshot);
+	// nil walks.
+	List walk.Lister
 }
 
 // Confirmation is one place where the shape confirms a term.
@@ -306,7 +309,7 @@ func (r *run) skip(s walk.Skip) { r.skips = append(r.skips, s) }
 // listFiles walks the tree and sets the forbidden files aside as skips.
 func (r *run) listFiles(ctx context.Context) error {
 	t0 := time.Now()
-	files, err := walk.Files(ctx, r.o.Walk, r.skip)
+	files, err := r.o.List.List(ctx, r.o.Walk, r.skip)
 	if err != nil {
 		return err
 	}

@@ -151,6 +151,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	}
 	defer ix.Close()
 	po.Index = ix
+	po.List = env.Resident.Lister()
 	if shape != nil {
 		po.AvgBytes = shape.Corpus.AvgLen * 4
 	}

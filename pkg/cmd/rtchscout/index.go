@@ -34,7 +34,7 @@ func (f *IndexFlags) Open(env *cli.Env, cfg *config.Config, root string, fp [32]
 			w.Dir = filepath.Join(root, w.Dir)
 		}
 	}
-	ix, err := index.OpenFor(root, w, fp, func(s string) { env.Warnf("%s", s) })
+	ix, err := env.Resident.OpenIndex(root, w, fp, func(s string) { env.Warnf("%s", s) })
 	if err != nil {
 		return nil, cli.Usage("%v", err)
 	}

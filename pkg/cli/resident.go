@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"github.com/rtch/rtch/pkg/index"
+	"github.com/rtch/rtch/pkg/walk"
+)
+
+// Resident is what a long-lived host (rtch-mcp) keeps between the runs of
+// the tools it runs in process, so that a repeat run does not redo what the
+// host already knows. A tool run by a shell has none: Env.Resident is nil and
+// every stage walks the tree and opens the index itself.
+type Resident struct {
+	// Files lists the tree instead of walk.Files (a snapshot the host keeps
+	// current); nil walks.
+	Files walk.Lister
+	// Indexes holds tree indexes open across runs; nil opens them afresh.
+	Indexes *index.Keeper
+}
+
+// Lister is r's file lister, nil (walk.Files) without one.
+func (r *Resident) Lister() walk.Lister {
+	if r == nil {
+		return nil
+	}
+	return r.Files
+}
+
+// OpenIndex opens root's index where w says, through the keeper when there
+// is one.
+func (r *Resident) OpenIndex(root string, w index.Where, fp [32]byte, warn func(string)) (*index.Index, error) {
+	if r == nil || r.Indexes == nil {
+		return index.OpenFor(root, w, fp, warn)
+	}
+	return r.Indexes.OpenFor(root, w, fp, warn)
+}

@@ -1,0 +1,111 @@
+package index
+
+import (
+	"crypto/sha256"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Keeper holds indexes open across runs in one long-lived process (rtch-mcp):
+// the mapping and the parsed table of a tree's index are kept, and each run
+// gets its own view of them, with its own puts, as if it had opened the file
+// itself. A view is current: when the index file on disk is no longer the one
+// mapped (a run saved a new one, another process rewrote it), the next
+// OpenFor maps the new file, and the old mapping is released when its last
+// view is closed. A Keeper is safe for concurrent use; its zero value is
+// ready.
+type Keeper struct {
+	mu   sync.Mutex
+	held map[string]*kept // by index directory
+}
+
+// kept is one mapped index file and the views that use it.
+type kept struct {
+	fp      [sha256.Size]byte
+	file    os.FileInfo // the index file when it was mapped; nil when there was none
+	base    *Index      // what Open gave: the mapping, the table, changed
+	views   int
+	retired bool // a newer mapping replaced it: unmap when the last view closes
+}
+
+// OpenFor is the package's OpenFor, through the keeper: the same index,
+// warnings and errors, but the file is mapped and checked once, not on every
+// run. Close the returned index as usual; that ends the view only.
+func (k *Keeper) OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(string)) (*Index, error) {
+	if w.Off {
+		return nil, nil
+	}
+	dir, err := Dir(root, w.Dir)
+	if err != nil {
+		return OpenFor(root, w, fp, warn)
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	cur := k.held[dir]
+	if cur == nil || cur.fp != fp || !sameIndexFile(cur.file, filepath.Join(dir, fileName)) {
+		ix, err := OpenFor(root, w, fp, warn)
+		if ix == nil || err != nil {
+			return ix, err
+		}
+		// The file is stat'ed after it was mapped: a rewrite in between makes
+		// the next run map it again, never trust an older mapping.
+		st, _ := os.Stat(filepath.Join(dir, fileName))
+		if cur != nil {
+			k.retire(cur)
+		}
+		cur = &kept{fp: fp, file: st, base: ix}
+		if k.held == nil {
+			k.held = map[string]*kept{}
+		}
+		k.held[dir] = cur
+	}
+	return k.view(cur), nil
+}
+
+// Close releases every mapping no view uses; views still open keep theirs
+// until they are closed.
+func (k *Keeper) Close() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for dir, c := range k.held {
+		k.retire(c)
+		delete(k.held, dir)
+	}
+}
+
+// view is a run's index over c's mapping: the table is shared (read only),
+// the puts are the run's own.
+func (k *Keeper) view(c *kept) *Index {
+	c.views++
+	b := c.base
+	v := &Index{dir: b.dir, root: b.root, fp: b.fp, data: b.data, table: b.table, fresh: b.fresh,
+		puts: map[string]put{}, changed: b.changed}
+	v.unmap = func() {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		c.views--
+		if c.retired && c.views == 0 {
+			c.base.Close()
+		}
+	}
+	return v
+}
+
+// retire marks c replaced, unmapping it now when no view uses it.
+func (k *Keeper) retire(c *kept) {
+	c.retired = true
+	if c.views == 0 {
+		c.base.Close()
+	}
+}
+
+// sameIndexFile reports whether path is still the file old described (both
+// absent counts as the same).
+func sameIndexFile(old os.FileInfo, path string) bool {
+	st, err := os.Stat(path)
+	if old == nil || err != nil {
+		return old == nil && err != nil
+	}
+	return os.SameFile(old, st) && old.Size() == st.Size() && old.ModTime().Equal(st.ModTime())
+}

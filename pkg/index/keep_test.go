@@ -1,0 +1,119 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/rtch/rtch/pkg/match"
+	"github.com/rtch/rtch/pkg/walk"
+)
+
+// keepTree writes n small text files with old mtimes (so entries are not
+// racy) and returns the root and its walked files.
+func keepTree(t *testing.T, n int) (string, []walk.File) {
+	t.Helper()
+	root := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for i := range n {
+		p := filepath.Join(root, string(rune('a'+i))+".txt")
+		if err := os.WriteFile(p, []byte("hello parse error\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, old, old)
+	}
+	files, err := walk.Files(context.Background(), walk.Options{Root: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, files
+}
+
+// putAll stores every file's facts in ix and saves it.
+func putAll(t *testing.T, ix *Index, files []walk.File) {
+	t.Helper()
+	pm := match.New([]string{"source of truth"})
+	for _, f := range files {
+		data, err := os.ReadFile(f.Abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		facts, ok := Extract(f.Path, data, pm)
+		if !ok {
+			t.Fatalf("%s: not indexable", f.Path)
+		}
+		ix.Put(f, time.Now(), facts)
+	}
+	if _, err := ix.Save(files); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func trustedCount(ix *Index, files []walk.File) int {
+	n := 0
+	for _, f := range files {
+		if _, ok := ix.Lookup(f); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// TestKeeperFollowsSaves: a view opened after a run saved sees the new
+// entries (the keeper maps the new file), a view of the old mapping stays
+// readable until it is closed, and an unchanged file is not mapped again.
+func TestKeeperFollowsSaves(t *testing.T) {
+	root, files := keepTree(t, 3)
+	w := Where{Dir: filepath.Join(t.TempDir(), "ix")}
+	fp := Fingerprint("keep")
+	warn := func(s string) { t.Errorf("warning: %s", s) }
+	var k Keeper
+	defer k.Close()
+
+	first, err := k.OpenFor(root, w, fp, warn)
+	if err != nil || first == nil {
+		t.Fatalf("open: %v %v", first, err)
+	}
+	if n := trustedCount(first, files); n != 0 {
+		t.Fatalf("empty index answers for %d files", n)
+	}
+	putAll(t, first, files)
+
+	second, err := k.OpenFor(root, w, fp, warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := trustedCount(second, files); n != len(files) {
+		t.Fatalf("view after the save answers for %d of %d files", n, len(files))
+	}
+	if n := trustedCount(first, files); n != 0 {
+		t.Fatalf("the old view changed under its run: %d", n)
+	}
+	first.Close()
+	third, err := k.OpenFor(root, w, fp, warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if third.data == nil || &third.data[0] != &second.data[0] {
+		t.Fatal("an unchanged index file was mapped again")
+	}
+	if wrote, err := third.Save(files); err != nil || wrote {
+		t.Fatalf("a view with nothing new wrote the index: %v %v", wrote, err)
+	}
+	second.Close()
+	third.Close()
+
+	other, err := k.OpenFor(root, w, Fingerprint("other"), warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := trustedCount(other, files); n != 0 {
+		t.Fatalf("a view of another fingerprint answers for %d files", n)
+	}
+	other.Close()
+	if ix, err := k.OpenFor(root, Where{Off: true}, fp, warn); ix != nil || err != nil {
+		t.Fatalf("off: %v %v", ix, err)
+	}
+}
