@@ -29,7 +29,7 @@ func (h *handler) call(ctx context.Context, req *mcp.CallToolRequest) *call {
 // client, and returns the last stage's output.
 func (c *call) exec(stdin io.Reader, stages ...pipeline.Stage) ([]byte, pipeline.Result, error) {
 	var out bytes.Buffer
-	res, err := pipeline.Run(c.ctx, pipeline.Options{Dir: c.h.root.Dir, Getenv: c.h.getenv, Progress: c.progress}, stages, stdin, &out)
+	res, err := pipeline.Run(c.ctx, pipeline.Options{Dir: c.h.root.Dir, Getenv: c.h.getenv, Progress: c.progress, Resident: c.h.resident}, stages, stdin, &out)
 	return out.Bytes(), res, err
 }
 

@@ -31,6 +31,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/snapshot"
 	"github.com/rtch/rtch/pkg/zone"
 )
 
@@ -38,6 +39,7 @@ type options struct {
 	root        string
 	httpAddr    string
 	allowRemote bool
+	hot         Hot
 }
 
 // Tool returns the rtch-mcp tool.
@@ -68,6 +70,7 @@ rtch-mcp --root . --http 127.0.0.1:8765`,
 			fs.StringVar(&o.root, "root", ".", "serve the directory `DIR`; every path argument is confined to it")
 			fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
 			fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --http bind an address other than loopback")
+			o.hot.Register(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
@@ -84,10 +87,13 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if err != nil {
 		return cli.Usage("--root %s: %v", o.root, err)
 	}
-	srv, err := NewServer(ctx, root, env.Getenv)
+	o.hot.Getenv = env.Getenv
+	o.hot.Warn = func(s string) { env.Warnf("%s", s) }
+	srv, stop, err := NewServer(ctx, root, o.hot)
 	if err != nil {
 		return cli.Failed(err)
 	}
+	defer stop()
 	if o.httpAddr != "" {
 		return serveHTTP(ctx, env, srv, o)
 	}
@@ -103,22 +109,25 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	return ctx.Err()
 }
 
-// NewServer builds the MCP server for root. getenv is the environment the
-// stages see (nil for os.Getenv).
-func NewServer(ctx context.Context, root Root, getenv func(string) string) (*mcp.Server, error) {
-	if getenv == nil {
-		getenv = os.Getenv
+// NewServer builds the MCP server for root with what it keeps between
+// calls (hot.go); stop releases that (the watcher, the open indexes).
+func NewServer(ctx context.Context, root Root, hot Hot) (srv *mcp.Server, stop func(), err error) {
+	if hot.Getenv == nil {
+		hot.Getenv = os.Getenv
 	}
-	h, err := newHandler(ctx, root, getenv)
+	h, err := newHandler(ctx, root, hot.Getenv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if err := h.keep(hot); err != nil {
+		return nil, nil, err
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "rtch-mcp", Title: "rtch", Version: cli.ReadBuildInfo().Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	addContextTools(s, h)
 	addHydrateTools(s, h)
 	addGuildTools(s, h)
-	return s, nil
+	return s, h.release, nil
 }
 
 const instructions = `rtch finds the few places in this repository that matter for a task and returns bounded, re-enterable evidence. Call rtch_context first, before reading files: state the goal and what "enough" evidence is. Read the brief; if you need more of a file, call rtch_reenter with a chunk's range instead of reading the whole file. Before acting on an older packet, call rtch_rehydrate to see which chunks drifted. guild_recall, guild_bundle and guild_lint serve a Guild project's wiki, context bundles and bundle lint.`
@@ -129,6 +138,12 @@ type handler struct {
 	// getenv is the stages' environment: the server's, with RTCH_ZONE_ROOT
 	// pinned to the root when the zone rule would otherwise climb out of it.
 	getenv func(string) string
+	// resident is what the stages reuse between calls; nil walks and opens
+	// the index on every call, as the binaries do.
+	resident *cli.Resident
+	tree     *snapshot.Tree
+	// indexArgs are rtch-scout's and rtch-probe's index flags.
+	indexArgs []string
 }
 
 func newHandler(ctx context.Context, root Root, getenv func(string) string) (*handler, error) {

@@ -47,15 +47,16 @@ func connect(t *testing.T, root string, onProgress func(*mcp.ProgressNotificatio
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := NewServer(ctx, r, func(k string) string {
+	srv, stop, err := NewServer(ctx, r, Hot{Getenv: func(k string) string {
 		if k == "SOURCE_DATE_EPOCH" {
 			return "1767225600"
 		}
 		return os.Getenv(k)
-	})
+	}, IndexDir: filepath.Join(t.TempDir(), "index")})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(stop)
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {

@@ -1,0 +1,107 @@
+package rtchmcp
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+
+	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/index"
+	"github.com/rtch/rtch/pkg/pipeline"
+	"github.com/rtch/rtch/pkg/snapshot"
+	"github.com/rtch/rtch/pkg/watch"
+)
+
+// Hot is what the server keeps between calls, and how: the tree's walk,
+// followed by a watcher (pkg/snapshot, pkg/watch), and the tree index, held
+// open (index.Keeper) and on by default (docs/decisions/rtch-mcp.md).
+type Hot struct {
+	// Getenv is the environment the stages see (nil for os.Getenv).
+	Getenv func(string) string
+	// Warn hears the server's own warnings (nil: dropped).
+	Warn func(string)
+	// IndexDir is --index: the index directory for rtch-scout and
+	// rtch-probe; "" is the root's configuration when it names one, else
+	// the user cache directory.
+	IndexDir string
+	// NoIndex is --no-index: every call reads every file.
+	NoIndex bool
+	// NoWatch is --no-watch: every call walks the tree.
+	NoWatch bool
+	// WatchLimit is --watch-limit: the most directories to watch; a tree
+	// with more is walked on every call (0: the kernel's limit).
+	WatchLimit int
+}
+
+// Register adds the flags.
+func (o *Hot) Register(fs *flag.FlagSet) {
+	fs.StringVar(&o.IndexDir, "index", "", "keep the tree index in `DIR` (default: the root's [index] dir, else the user cache directory)")
+	fs.BoolVar(&o.NoIndex, "no-index", false, "no tree index: every rtch_context call reads every file")
+	fs.BoolVar(&o.NoWatch, "no-watch", false, "do not follow the tree: every rtch_context call walks it")
+	fs.IntVar(&o.WatchLimit, "watch-limit", 0, "watch at most `N` directories; a bigger tree is walked on every call (0: the kernel's inotify limit)")
+}
+
+// keep sets up what the handler reuses between calls.
+func (h *handler) keep(o Hot) error {
+	h.resident = &cli.Resident{Indexes: &index.Keeper{}}
+	h.indexArgs = h.indexFlags(o)
+	if o.NoWatch {
+		return nil
+	}
+	t, err := snapshot.New(h.root.Dir, watch.Options{Limit: o.WatchLimit})
+	if err != nil {
+		return err
+	}
+	h.tree = t
+	h.resident.Files = t.Files
+	return nil
+}
+
+// release stops the watcher and unmaps the indexes.
+func (h *handler) release() {
+	if h.tree != nil {
+		h.tree.Close()
+	}
+	if h.resident != nil && h.resident.Indexes != nil {
+		h.resident.Indexes.Close()
+	}
+}
+
+// indexFlags are the flags that give rtch-scout and rtch-probe the index
+// the server chose: --no-index, --index DIR, nothing when the root's
+// .rtch.toml turns the index on itself, otherwise the default location,
+// when it can be created (the server warns and goes without otherwise).
+func (h *handler) indexFlags(o Hot) []string {
+	switch {
+	case o.NoIndex:
+		return []string{"--no-index"}
+	case o.IndexDir != "":
+		return []string{"--index=" + o.IndexDir}
+	}
+	if cfg, _, err := config.Load("", h.root.Dir); err == nil && (cfg.Index.Enabled || cfg.Index.Dir != "") {
+		return nil
+	}
+	dir, err := index.Dir(h.root.Dir, "")
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(dir), 0o700)
+	}
+	if err != nil {
+		if o.Warn != nil {
+			o.Warn("running without the tree index: " + err.Error())
+		}
+		return []string{"--no-index"}
+	}
+	return []string{"--index=" + dir}
+}
+
+// lane is the rtch lane of a call, with the server's index flags.
+func (h *handler) lane(intakeArgs []string) []pipeline.Stage {
+	stages := pipeline.Lane(intakeArgs)
+	for i, st := range stages {
+		if st.Tool.Name == "rtch-scout" || st.Tool.Name == "rtch-probe" {
+			stages[i].Args = append(append([]string{}, st.Args...), h.indexArgs...)
+		}
+	}
+	return stages
+}

@@ -1,0 +1,207 @@
+package rtchmcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rtch/rtch/pkg/internal/testtree"
+)
+
+const (
+	hotGoal   = "find where ReadLine reports a malformed line"
+	hotEnough = "the function is hydrated"
+	hotEpoch  = "1767225600"
+)
+
+// binaries builds every command into one directory, as make install would.
+func binaries(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command("go", "build", "-o", dir+string(os.PathSeparator), "./cmd/...")
+	cmd.Dir = filepath.Join("..", "..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/...: %v\n%s", err, out)
+	}
+	return dir
+}
+
+// piped is the packet the piped binaries print in root with --no-index:
+// what a shell user gets reading every file.
+func piped(t *testing.T, bins, root string) string {
+	t.Helper()
+	lane := fmt.Sprintf(`set -o pipefail; rtch-intake --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone | rtch-scout --no-index | rtch-probe --no-index | rtch-hydrate | rtch-packet --format json`, hotGoal, hotEnough)
+	cmd := exec.Command("bash", "-c", lane)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "PATH="+bins+string(os.PathListSeparator)+os.Getenv("PATH"), "SOURCE_DATE_EPOCH="+hotEpoch)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("piped lane: %v", err)
+	}
+	return string(out)
+}
+
+// serve starts the built rtch-mcp on root over stdio with args and returns
+// the SDK client's session.
+func serve(t *testing.T, bins, root string, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bins, "rtch-mcp"), append([]string{"--root", root}, args...)...)
+	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+hotEpoch)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hot-test", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// sameAsPiped calls rtch_context and compares its JSON packet with the
+// piped lane's, byte for byte.
+func sameAsPiped(t *testing.T, cs *mcp.ClientSession, bins, root, step string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "rtch_context",
+		Arguments: map[string]any{"goal": hotGoal, "enough": hotEnough, "format": "json"}})
+	if err != nil || res.IsError {
+		t.Fatalf("%s: rtch_context: %v %s", step, err, textOf(res))
+	}
+	got, want := res.Content[0].(*mcp.TextContent).Text, piped(t, bins, root)
+	if got != want {
+		t.Fatalf("%s: the server's packet differs from the piped --no-index lane\nserver:\n%.2000s\npiped:\n%.2000s", step, got, want)
+	}
+}
+
+// reader is a Go file the goal finds, numbered so edits change its text.
+func reader(pkg string, n int) string {
+	return fmt.Sprintf("package %s\n\nimport \"fmt\"\n\n// ReadLine%d reads a record and reports a malformed line.\nfunc ReadLine%d(line string) error {\n\treturn fmt.Errorf(\"malformed line %%q\", line)\n}\n", pkg, n, n)
+}
+
+// The server over stdio, between calls that each compare the packet with
+// the piped binaries' --no-index lane byte for byte: the tree unchanged,
+// a file edited, added, removed and renamed, a burst of edits in a new
+// directory, an ignore file added.
+func TestHotServerFollowsTheTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries; skipped with -short")
+	}
+	bins := binaries(t)
+	root := repo(t)
+	cs := serve(t, bins, root, "--index", filepath.Join(t.TempDir(), "index"))
+	steps := []struct {
+		name string
+		act  func()
+	}{
+		{"first call", func() {}},
+		{"unchanged", func() {}},
+		{"edit", func() { testtree.Write(t, root, "stream/writer.go", reader("stream", 1)) }},
+		{"add", func() { testtree.Write(t, root, "stream/parse.go", reader("stream", 2)) }},
+		{"remove", func() { os.Remove(filepath.Join(root, "stream/writer.go")) }},
+		{"rename", func() { os.Rename(filepath.Join(root, "stream/parse.go"), filepath.Join(root, "stream/parser.go")) }},
+		{"burst in a new directory", func() {
+			for round := range 5 {
+				for i := range 30 {
+					testtree.Write(t, root, fmt.Sprintf("gen/g%02d.go", i), reader("gen", round*100+i))
+				}
+			}
+		}},
+		{"edit in the new directory", func() { testtree.Write(t, root, "gen/g07.go", "package gen\n") }},
+		{"ignore file", func() { testtree.Write(t, root, ".rtchignore", "gen/\n") }},
+		{"unchanged at the end", func() {}},
+	}
+	for _, s := range steps {
+		s.act()
+		sameAsPiped(t, cs, bins, root, s.name)
+	}
+}
+
+// A watcher that loses track falls back to the walk: with --watch-limit
+// the tree outgrows after the first call, files edited and added in a
+// directory nothing watches are still in every answer.
+func TestHotServerLostWatchWalks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binaries; skipped with -short")
+	}
+	bins := binaries(t)
+	root := repo(t) // the root, stream, docs, secret: four directories
+	cs := serve(t, bins, root, "--index", filepath.Join(t.TempDir(), "index"), "--watch-limit", "4")
+	sameAsPiped(t, cs, bins, root, "within the limit")
+	testtree.Write(t, root, "deep/er/reader.go", reader("er", 1))
+	sameAsPiped(t, cs, bins, root, "a directory over the limit")
+	for i := range 3 {
+		testtree.Write(t, root, "deep/er/reader.go", reader("er", 10+i))
+		testtree.Write(t, root, fmt.Sprintf("deep/er/more%d.go", i), reader("er", 20+i))
+		sameAsPiped(t, cs, bins, root, fmt.Sprintf("edit %d in the unwatched directory", i))
+	}
+}
+
+// In process, the counts of the kept walk say what each call did: the
+// first walks, a repeat reuses the listing (scout and probe both), an edit
+// patches it, an added file walks, and once the tree outgrows the watch
+// limit every listing walks.
+func TestHotServerReusesTheWalk(t *testing.T) {
+	root := repo(t)
+	r, err := NewRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newHandler(context.Background(), r, func(k string) string {
+		if k == "SOURCE_DATE_EPOCH" {
+			return hotEpoch
+		}
+		return os.Getenv(k)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.keep(Hot{IndexDir: filepath.Join(t.TempDir(), "index"), WatchLimit: 5}); err != nil {
+		t.Fatal(err)
+	}
+	defer h.release()
+	call := func() string {
+		t.Helper()
+		res, _, err := h.context(context.Background(), nil, ContextInput{Goal: hotGoal, Enough: hotEnough, Format: "json"})
+		if err != nil || res.IsError {
+			t.Fatalf("rtch_context: %v %s", err, textOf(res))
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	check := func(step string, walks, reused, patched, lost int) {
+		t.Helper()
+		st := h.tree.Stats()
+		if st.Walks != walks || st.Reused != reused || st.Patched != patched || st.Lost != lost {
+			t.Fatalf("%s: %+v, want walks %d reused %d patched %d lost %d", step, st, walks, reused, patched, lost)
+		}
+	}
+	first := call()
+	check("first call", 1, 1, 0, 0)
+	if again := call(); again != first {
+		t.Fatal("a repeat call on an unchanged tree gave another packet")
+	}
+	check("repeat", 1, 3, 0, 0)
+	testtree.Write(t, root, "stream/writer.go", reader("stream", 1))
+	call()
+	check("edit", 1, 4, 1, 0)
+	testtree.Write(t, root, "stream/new.go", reader("stream", 2))
+	call()
+	check("add", 2, 5, 1, 0)
+	testtree.Write(t, root, "d1/d2/x.go", reader("d2", 3))
+	call()
+	// The new directories lose track: the scout's listing walks, and the
+	// new watcher, over the limit from its start, loses track again before
+	// the probe's, which walks too.
+	check("over the watch limit", 4, 5, 1, 2)
+	call()
+	check("lost", 6, 5, 1, 4)
+	if !strings.Contains(h.tree.Stats().LastLost, "watch limit") {
+		t.Fatalf("lost: %q", h.tree.Stats().LastLost)
+	}
+}
