@@ -54,13 +54,16 @@ func (k *Keeper) OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(s
 		if cur != nil {
 			k.retire(cur)
 		}
+		// The dictionary is checked and decoded once, for every view; a
+		// damaged one marks the base changed, so each view's Save repairs it.
+		ix.dict()
 		cur = &kept{fp: fp, file: st, base: ix}
 		if k.held == nil {
 			k.held = map[string]*kept{}
 		}
 		k.held[dir] = cur
 	}
-	return k.view(cur), nil
+	return k.view(cur, warn), nil
 }
 
 // Close releases every mapping no view uses; views still open keep theirs
@@ -74,13 +77,19 @@ func (k *Keeper) Close() {
 	}
 }
 
-// view is a run's index over c's mapping: the table is shared (read only),
-// the puts are the run's own.
-func (k *Keeper) view(c *kept) *Index {
+// view is a run's index over c's mapping: the table and the decoded
+// dictionary are shared (read only); the puts, the entries found damaged
+// and the warnings (to warn, the run's own) belong to the run.
+func (k *Keeper) view(c *kept, warn func(string)) *Index {
 	c.views++
 	b := c.base
+	b.mu.Lock()
+	changed := b.changed
+	b.mu.Unlock()
 	v := &Index{dir: b.dir, root: b.root, fp: b.fp, data: b.data, table: b.table, fresh: b.fresh,
-		puts: map[string]put{}, changed: b.changed}
+		puts: map[string]put{}, changed: changed, dictSec: b.dictSec, dictCRC: b.dictCRC, warn: warn}
+	v.dictView = b.dictView
+	v.dictOnce.Do(func() {}) // b.dict() already decided it
 	v.unmap = func() {
 		k.mu.Lock()
 		defer k.mu.Unlock()

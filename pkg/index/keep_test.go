@@ -99,6 +99,10 @@ func TestKeeperFollowsSaves(t *testing.T) {
 	if third.data == nil || &third.data[0] != &second.data[0] {
 		t.Fatal("an unchanged index file was mapped again")
 	}
+	// A view has the saved index's dictionary, decoded once for all views.
+	if third.Words(match.New([]string{"parse"})) == nil || third.dictView != second.dictView {
+		t.Fatal("a view has no dictionary of its own index, or decoded it again")
+	}
 	if wrote, err := third.Save(files); err != nil || wrote {
 		t.Fatalf("a view with nothing new wrote the index: %v %v", wrote, err)
 	}

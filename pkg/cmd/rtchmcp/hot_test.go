@@ -3,6 +3,7 @@ package rtchmcp
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -162,7 +163,17 @@ func TestHotServerReusesTheWalk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := h.keep(Hot{IndexDir: filepath.Join(t.TempDir(), "index"), WatchLimit: 5}); err != nil {
+	// Files older than the index's racy window, so that a repeat call
+	// trusts every entry and has nothing to save.
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	ixDir := filepath.Join(t.TempDir(), "index")
+	if err := h.keep(Hot{IndexDir: ixDir, WatchLimit: 5}); err != nil {
 		t.Fatal(err)
 	}
 	defer h.release()
@@ -183,10 +194,18 @@ func TestHotServerReusesTheWalk(t *testing.T) {
 	}
 	first := call()
 	check("first call", 1, 1, 0, 0)
+	built, err := os.Stat(filepath.Join(ixDir, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if again := call(); again != first {
 		t.Fatal("a repeat call on an unchanged tree gave another packet")
 	}
 	check("repeat", 1, 3, 0, 0)
+	// The held index is the saved one, dictionary and all: nothing to write.
+	if now, err := os.Stat(filepath.Join(ixDir, "index")); err != nil || !os.SameFile(built, now) {
+		t.Fatalf("a repeat call on an unchanged tree rewrote the index (%v)", err)
+	}
 	testtree.Write(t, root, "stream/writer.go", reader("stream", 1))
 	call()
 	check("edit", 1, 4, 1, 0)
