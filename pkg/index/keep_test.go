@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -119,5 +120,26 @@ func TestKeeperFollowsSaves(t *testing.T) {
 	other.Close()
 	if ix, err := k.OpenFor(root, Where{Off: true}, fp, warn); ix != nil || err != nil {
 		t.Fatalf("off: %v %v", ix, err)
+	}
+}
+
+// TestKeeperKnowsEveryField is a tripwire: a view is built field by field
+// (keep.go, view), so a field added to Index must be given its place there
+// (shared with the base, the run's own, or left zero) and named here; a
+// view that silently lacked the dictionary once made every warm run
+// rewrite the index.
+func TestKeeperKnowsEveryField(t *testing.T) {
+	known := map[string]string{
+		"dir": "shared", "root": "shared", "fp": "shared", "data": "shared", "table": "shared", "fresh": "shared",
+		"dictSec": "shared", "dictCRC": "shared", "dictView": "shared (decoded once by the base)",
+		"dictOnce": "done in the view", "changed": "copied from the base",
+		"unmap": "the view's release", "mu": "the run's", "puts": "the run's", "bad": "the run's",
+		"anyBad": "the run's", "warn": "the run's", "warnOnce": "the run's",
+	}
+	typ := reflect.TypeOf(Index{})
+	for i := range typ.NumField() {
+		if name := typ.Field(i).Name; known[name] == "" {
+			t.Errorf("Index.%s is new: give it its place in Keeper.view (keep.go) and name it in this test", name)
+		}
 	}
 }
