@@ -118,3 +118,13 @@ func sameIndexFile(old os.FileInfo, path string) bool {
 	}
 	return os.SameFile(old, st) && old.Size() == st.Size() && old.ModTime().Equal(st.ModTime())
 }
+
+// PruneDefault removes, as opening the default location does, the indexes
+// in the user cache directory whose trees no longer exist, keeping root's.
+// A host that names the default directory itself (rtch-mcp passes it as
+// --index) calls it once.
+func PruneDefault(root string) {
+	if dir, err := Dir(root, ""); err == nil {
+		pruneGone(filepath.Dir(dir), dir)
+	}
+}

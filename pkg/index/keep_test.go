@@ -143,3 +143,30 @@ func TestKeeperKnowsEveryField(t *testing.T) {
 		}
 	}
 }
+
+// TestPruneDefault: the indexes in the user cache directory whose trees are
+// gone are removed; the named root's and a living tree's stay.
+func TestPruneDefault(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root, alive, gone := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "gone")
+	dirs := map[string]string{}
+	for _, r := range []string{root, alive, gone} {
+		d, err := Dir(r, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeRoot(d, r); err != nil {
+			t.Fatal(err)
+		}
+		dirs[r] = d
+	}
+	PruneDefault(root)
+	for r, want := range map[string]bool{root: true, alive: true, gone: false} {
+		if _, err := os.Stat(dirs[r]); (err == nil) != want {
+			t.Errorf("index of %s: exists %v, want %v", r, err == nil, want)
+		}
+	}
+}

@@ -92,6 +92,7 @@ func (h *handler) indexFlags(o Hot) []string {
 		}
 		return []string{"--no-index"}
 	}
+	index.PruneDefault(h.root.Dir)
 	return []string{"--index=" + dir}
 }
 
