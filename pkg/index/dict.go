@@ -28,11 +28,26 @@ type dictionary struct {
 	lists []byte
 }
 
-// buildDictionary is the dictionary of the entries about to be written
-// (table rows and their bytes). A row whose bytes do not decode has no
-// words in it (it is read as missing anyway); the words of one with
-// phrase hits are marked in its phrases bit.
-func buildDictionary(table []entry, blobs [][]byte) []byte {
+// newDictionary is the dictionary of the entries about to be written
+// (table rows, their bytes, and for each the row it is copied from in the
+// old table, -1 for a new entry): the old dictionary brought up to date
+// when there is one, otherwise one built from every entry.
+func (ix *Index) newDictionary(table []entry, blobs [][]byte, oldRows []int) *dictWriter {
+	if slices.ContainsFunc(oldRows, func(r int) bool { return r >= 0 }) {
+		if d := ix.dict(); d != nil {
+			return ix.updateDictionary(d, table, blobs, oldRows)
+		}
+	}
+	return buildDictionary(table, blobs)
+}
+
+// posting is one (row, word number) of a posting list.
+type posting struct{ row, k int32 }
+
+// buildDictionary is the dictionary of every entry. A row whose bytes do
+// not decode has no words in it (it is read as missing anyway); each row's
+// phrases bit is set from its facts.
+func buildDictionary(table []entry, blobs [][]byte) *dictWriter {
 	ids := map[string]int32{}
 	var words [][]byte
 	var seq []int32 // the word id of each (row, word number), row after row
@@ -40,7 +55,7 @@ func buildDictionary(table []entry, blobs [][]byte) []byte {
 	for i := range table {
 		rowStart[i] = int32(len(seq))
 		e := &table[i]
-		if e.skip || e.unindex || e.racy {
+		if !hasWords(e) {
 			continue
 		}
 		fl, err := decodeFile(blobs[i])
@@ -68,7 +83,6 @@ func buildDictionary(table []entry, blobs [][]byte) []byte {
 	for k := 1; k < len(start); k++ {
 		start[k] += start[k-1]
 	}
-	type posting struct{ row, k int32 }
 	posts := make([]posting, len(seq))
 	next := append([]int32(nil), start[:len(words)]...)
 	for row := range table {
@@ -78,30 +92,182 @@ func buildDictionary(table []entry, blobs [][]byte) []byte {
 			next[id]++
 		}
 	}
-	textLen := 0
-	for _, w := range words {
-		textLen += len(w) + 1
+	dw := &dictWriter{}
+	for id, w := range words {
+		dw.add(w, posts[start[id]:start[id+1]])
 	}
-	b := make([]byte, 0, 8+textLen+4*len(words)+3*len(seq))
-	b = binary.LittleEndian.AppendUint32(b, uint32(len(words)))
-	b = binary.LittleEndian.AppendUint32(b, uint32(textLen))
-	for _, w := range words {
-		b = append(b, w...)
-		b = append(b, '\n')
+	return dw
+}
+
+// hasWords reports whether a row's entry is facts with words to index
+// (skip verdicts, unindexable and racy entries have none).
+func hasWords(e *entry) bool { return !e.skip && !e.unindex && !e.racy }
+
+// updateDictionary is the old dictionary d with the rows renumbered, the
+// lists of rows no longer copied dropped, the new rows' words added and
+// the words left in no entry removed: a pass over the old lists instead of
+// hashing every word of every entry again.
+func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, oldRows []int) *dictWriter {
+	newRow := make([]int32, len(ix.table))
+	for i := range newRow {
+		newRow[i] = -1
 	}
-	endsAt := len(b)
-	b = append(b, make([]byte, 4*len(words))...)
-	listsAt := len(b)
-	for id := range words {
-		prev := int32(0)
-		for _, p := range posts[start[id]:start[id+1]] {
-			b = binary.AppendUvarint(b, uint64(p.row-prev))
-			b = binary.AppendUvarint(b, uint64(p.k))
-			prev = p.row
+	for row, old := range oldRows {
+		if old >= 0 && old < len(newRow) {
+			newRow[old] = int32(row)
 		}
-		binary.LittleEndian.PutUint32(b[endsAt+4*id:], uint32(len(b)-listsAt))
 	}
-	return b
+	fw := newRowWords(table, blobs, oldRows)
+	// The old ids of the new rows' words.
+	oldOf := make([]int32, len(fw.words))
+	for i := range oldOf {
+		oldOf[i] = -1
+	}
+	type oldFresh struct{ old, f int32 }
+	var byOld []oldFresh // the new rows' words the old dictionary has, by old id
+	id := int32(0)
+	eachWord(d.text, func(w []byte) {
+		if f, ok := fw.ids[unsafe.String(unsafe.SliceData(w), len(w))]; ok {
+			oldOf[f] = id
+			byOld = append(byOld, oldFresh{id, f})
+		}
+		id++
+	})
+	dw := &dictWriter{}
+	dw.text = make([]byte, 0, len(d.text)+len(fw.words)*8)
+	dw.ends = make([]byte, 0, len(d.ends)+4*len(fw.words))
+	dw.lists = make([]byte, 0, len(d.lists)+3*len(fw.posts))
+	var kept, merged []posting
+	id = 0
+	eachWord(d.text, func(w []byte) {
+		list := d.list(int(id))
+		kept = kept[:0]
+		same := true // every row kept, under its old number
+		eachPosting(list, func(row, k int) {
+			if row < len(newRow) && newRow[row] >= 0 {
+				kept = append(kept, posting{newRow[row], int32(k)})
+				same = same && int(newRow[row]) == row
+			} else {
+				same = false
+			}
+		})
+		fresh := len(byOld) > 0 && byOld[0].old == id
+		switch {
+		case fresh:
+			merged = mergeRows(merged[:0], kept, fw.of(byOld[0].f))
+			byOld = byOld[1:]
+			dw.add(w, merged)
+		case same && len(list) > 0:
+			dw.addList(w, list)
+		case len(kept) > 0:
+			dw.add(w, kept)
+		}
+		id++
+	})
+	for f, w := range fw.words {
+		if oldOf[f] < 0 {
+			dw.add(w, fw.of(int32(f)))
+		}
+	}
+	return dw
+}
+
+// freshWords are the words of the new rows of a write, each with its
+// postings.
+type freshWords struct {
+	ids   map[string]int32
+	words [][]byte
+	posts []posting // grouped by word, rows ascending
+	start []int32   // word f's postings are posts[start[f]:start[f+1]]
+}
+
+func newRowWords(table []entry, blobs [][]byte, oldRows []int) *freshWords {
+	rw := &freshWords{ids: map[string]int32{}}
+	type wp struct {
+		f int32
+		p posting
+	}
+	var all []wp
+	for row := range table {
+		if oldRows[row] >= 0 || !hasWords(&table[row]) {
+			continue
+		}
+		fl, err := decodeFile(blobs[row])
+		if err != nil {
+			continue
+		}
+		k := int32(0)
+		eachWord(fl.Text, func(w []byte) {
+			key := unsafe.String(unsafe.SliceData(w), len(w))
+			f, ok := rw.ids[key]
+			if !ok {
+				f = int32(len(rw.words))
+				rw.ids[key] = f
+				rw.words = append(rw.words, w)
+			}
+			all = append(all, wp{f, posting{int32(row), k}})
+			k++
+		})
+	}
+	slices.SortStableFunc(all, func(a, b wp) int { return int(a.f - b.f) })
+	rw.start = make([]int32, len(rw.words)+1)
+	for _, x := range all {
+		rw.posts = append(rw.posts, x.p)
+		rw.start[x.f+1]++
+	}
+	for i := 1; i < len(rw.start); i++ {
+		rw.start[i] += rw.start[i-1]
+	}
+	return rw
+}
+
+func (rw *freshWords) of(f int32) []posting { return rw.posts[rw.start[f]:rw.start[f+1]] }
+
+// mergeRows appends a and b, each sorted by row (no row in both), to out
+// in row order.
+func mergeRows(out, a, b []posting) []posting {
+	for len(a) > 0 && len(b) > 0 {
+		if a[0].row < b[0].row {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// dictWriter lays out a dictionary word by word.
+type dictWriter struct {
+	n                 int
+	text, ends, lists []byte
+}
+
+// add appends a word and its postings (rows ascending).
+func (w *dictWriter) add(word []byte, posts []posting) {
+	w.text = append(append(w.text, word...), '\n')
+	prev := int32(0)
+	for _, p := range posts {
+		w.lists = binary.AppendUvarint(w.lists, uint64(p.row-prev))
+		w.lists = binary.AppendUvarint(w.lists, uint64(p.k))
+		prev = p.row
+	}
+	w.ends = binary.LittleEndian.AppendUint32(w.ends, uint32(len(w.lists)))
+	w.n++
+}
+
+// addList appends a word and its encoded posting list as it is.
+func (w *dictWriter) addList(word, list []byte) {
+	w.text = append(append(w.text, word...), '\n')
+	w.lists = append(w.lists, list...)
+	w.ends = binary.LittleEndian.AppendUint32(w.ends, uint32(len(w.lists)))
+	w.n++
+}
+
+// parts are the dictionary section's bytes, in order.
+func (w *dictWriter) parts() [][]byte {
+	head := binary.LittleEndian.AppendUint32(nil, uint32(w.n))
+	head = binary.LittleEndian.AppendUint32(head, uint32(len(w.text)))
+	return [][]byte{head, w.text, w.ends, w.lists}
 }
 
 // eachWord calls fn for every word of a word text.

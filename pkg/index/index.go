@@ -398,8 +398,9 @@ func (ix *Index) write(files []walk.File) error {
 	w.write(head)
 	var table []entry
 	var blobs [][]byte
+	var oldRows []int
 	for _, f := range files {
-		e, blob, ok := ix.entryFor(f)
+		e, blob, oldRow, ok := ix.entryFor(f)
 		if !ok {
 			continue
 		}
@@ -407,11 +408,14 @@ func (ix *Index) write(files []walk.File) error {
 		w.write(blob)
 		table = append(table, e)
 		blobs = append(blobs, blob)
+		oldRows = append(oldRows, oldRow)
 	}
 	dictOff := w.n
-	dict := buildDictionary(table, blobs)
-	dictCRC := crc32.Checksum(dict, castagnoli)
-	w.write(dict)
+	dictCRC := uint32(0)
+	for _, part := range ix.newDictionary(table, blobs, oldRows).parts() {
+		dictCRC = crc32.Update(dictCRC, castagnoli, part)
+		w.write(part)
+	}
 	tableOff := w.n
 	tb := encodeTable(table)
 	w.write(tb)
@@ -430,21 +434,22 @@ func (ix *Index) write(files []walk.File) error {
 	return pf.Commit()
 }
 
-// entryFor is f's row and bytes in the index being written: its new entry,
-// or its old one copied as it is; ok is false when it has neither.
-func (ix *Index) entryFor(f walk.File) (e entry, blob []byte, ok bool) {
+// entryFor is f's row and bytes in the index being written: its new entry
+// (oldRow -1), or its old one copied as it is (oldRow its row in the old
+// table); ok is false when it has neither.
+func (ix *Index) entryFor(f walk.File) (e entry, blob []byte, oldRow int, ok bool) {
 	e = entry{path: f.Path}
 	if p, ok := ix.puts[f.Path]; ok {
 		e.size, e.id, e.racy, e.skip, e.unindex, e.phrases, blob = p.size, p.id, p.racy, p.skip, p.unindex, p.phrases, p.blob
 		e.crc = crc32.Checksum(blob, castagnoli)
-		return e, blob, true
+		return e, blob, -1, true
 	}
 	old := ix.reusable(f)
 	if old == nil {
-		return e, nil, false
+		return e, nil, -1, false
 	}
 	e = *old
-	return e, ix.data[old.off : old.off+old.len], true
+	return e, ix.data[old.off : old.off+old.len], ix.row(old), true
 }
 
 type countWriter struct {
