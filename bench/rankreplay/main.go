@@ -21,22 +21,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
+	"github.com/rtch/rtch/bench/internal/replay"
 	"github.com/rtch/rtch/pkg/evalscore"
 )
-
-type listFlag []string
-
-func (l *listFlag) String() string     { return strings.Join(*l, ",") }
-func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
-
-// enough is bench/eval's fixed --enough text.
-const enough = "the files and line ranges that must change to resolve the task are located and hydrated"
 
 // result is one task's replayed ranking.
 type result struct {
@@ -54,7 +45,7 @@ type result struct {
 
 func main() {
 	home, _ := os.UserHomeDir()
-	var tasks listFlag
+	var tasks replay.Files
 	bin := flag.String("bin", "", "directory of the rtch binaries")
 	streams := flag.String("streams", "", "directory of the saved scout streams (created)")
 	cache := flag.String("cache", filepath.Join(home, ".cache/rtch-eval"), "bench/eval's trees")
@@ -69,35 +60,19 @@ func main() {
 	if err := os.MkdirAll(*streams, 0o755); err != nil {
 		fail(err)
 	}
-	var all []evalscore.Task
-	sets := map[string]string{}
-	for _, tf := range tasks {
-		f, err := os.Open(tf)
-		if err != nil {
-			fail(err)
-		}
-		ts, err := evalscore.ReadTasks(f, tf)
-		f.Close()
-		if err != nil {
-			fail(err)
-		}
-		for _, t := range ts {
-			sets[t.ID] = strings.TrimSuffix(filepath.Base(tf), ".jsonl")
-		}
-		all = append(all, ts...)
+	all, sets, err := replay.ReadTasks(tasks)
+	if err != nil {
+		fail(err)
 	}
-	res := replay(all, sets, *bin, *streams, *cache, *jobs)
+	res := replayAll(all, sets, *bin, *streams, *cache, *jobs)
 	summarize(res)
 	if *diff != "" {
 		if err := compare(res, *diff); err != nil {
 			fail(err)
 		}
 	}
-	if *out != "" {
-		b, _ := json.MarshalIndent(res, "", " ")
-		if err := os.WriteFile(*out, b, 0o644); err != nil {
-			fail(err)
-		}
+	if err := replay.WriteJSON(*out, res); err != nil {
+		fail(err)
 	}
 }
 
@@ -106,36 +81,20 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// replay runs every task, jobs at a time, results in task order.
-func replay(all []evalscore.Task, sets map[string]string, bin, streams, cache string, jobs int) []result {
+// replayAll runs every task, jobs at a time, results in task order.
+func replayAll(all []evalscore.Task, sets map[string]string, bin, streams, cache string, jobs int) []result {
 	res := make([]result, len(all))
-	idx := make(chan int)
-	var wg sync.WaitGroup
-	for range max(jobs, 1) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range idx {
-				res[i] = one(all[i], sets[all[i].ID], bin, streams, cache)
-			}
-		}()
-	}
-	for i := range all {
-		idx <- i
-	}
-	close(idx)
-	wg.Wait()
+	replay.Each(len(all), jobs, func(i int) { res[i] = one(all[i], sets[all[i].ID], bin, streams, cache) })
 	return res
 }
 
 // one replays one task.
 func one(t evalscore.Task, set, bin, streams, cache string) result {
 	r := result{ID: t.ID, Set: set, Gold: t.Gold}
-	owner, name, _ := strings.Cut(t.Repo, "/")
-	tree := filepath.Join(cache, owner+"+"+name, t.Commit)
+	tree := replay.Tree(cache, t)
 	stream := filepath.Join(streams, strings.ReplaceAll(t.ID, "/", "+")+".ndjson")
 	if _, err := os.Stat(stream); err != nil {
-		if err := save(t, tree, bin, stream); err != nil {
+		if err := replay.Save(t, tree, bin, stream, []string{"rtch-scout"}); err != nil {
 			r.Error = err.Error()
 			return r
 		}
@@ -145,7 +104,7 @@ func one(t evalscore.Task, set, bin, streams, cache string) result {
 		r.Error = err.Error()
 		return r
 	}
-	outb, err := stage(tree, filepath.Join(bin, "rtch-probe"), in)
+	outb, err := replay.Stage(tree, filepath.Join(bin, "rtch-probe"), in)
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -167,56 +126,6 @@ func one(t evalscore.Task, set, bin, streams, cache string) result {
 	r.Top = ranked[:min(len(ranked), 10)]
 	r.TopWhy = why[:min(len(why), 10)]
 	return r
-}
-
-// save writes intake | zone | scout's stream for a task, as bench/eval
-// runs those stages.
-func save(t evalscore.Task, tree, bin, stream string) error {
-	goal, err := os.CreateTemp("", "rankreplay-goal-")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(goal.Name())
-	goal.WriteString(t.Intent)
-	goal.Close()
-	in, err := stage(tree, filepath.Join(bin, "rtch-intake"), nil, "--goal-file", goal.Name(), "--profile", "code_path",
-		"--fanout", "normal", "--risk", "read_only", "--output-kind", "hydration_packet", "--enough", enough)
-	if err != nil {
-		return err
-	}
-	if in, err = stage(tree, filepath.Join(bin, "rtch-zone"), in, "--dir", tree); err != nil {
-		return err
-	}
-	if in, err = stage(tree, filepath.Join(bin, "rtch-scout"), in); err != nil {
-		return err
-	}
-	tmp := stream + ".tmp"
-	if err := os.WriteFile(tmp, in, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, stream)
-}
-
-// stage runs one tool in the tree with stdin in.
-func stage(tree, tool string, in []byte, args ...string) ([]byte, error) {
-	c := exec.Command(tool, args...)
-	c.Dir = tree
-	c.Env = append(os.Environ(), "RTCH_ZONE_ROOT="+tree)
-	c.Stdin = bytes.NewReader(in)
-	var out, errb bytes.Buffer
-	c.Stdout, c.Stderr = &out, &errb
-	if err := c.Run(); err != nil {
-		return nil, fmt.Errorf("%s: %v: %s", filepath.Base(tool), err, lastLine(errb.String()))
-	}
-	return out.Bytes(), nil
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndex(s, "\n"); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // rankOf reads the rtch.rank record's surfaces, in rank order, and the
