@@ -32,10 +32,8 @@ type callees struct {
 
 func (h *hydrator) newCallees(sf *surface) *callees {
 	c := &callees{sf: sf, w: h.o.Window, lang: symbols.Lang(sf.rs.Path), defs: map[string][]int{}, seen: map[int]bool{}}
-	for _, s := range symbols.Extract(sf.rs.Path, sf.file.Data) {
-		if s.Kind == "func" || s.Kind == "method" {
-			c.defs[s.Name] = append(c.defs[s.Name], s.Line)
-		}
+	for _, s := range sf.funcs() {
+		c.defs[s.Name] = append(c.defs[s.Name], s.Line)
 	}
 	return c
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
+	"github.com/rtch/rtch/pkg/symbols"
 	"github.com/rtch/rtch/pkg/tokens"
 )
 
@@ -151,9 +152,10 @@ type surface struct {
 	next    int
 	chunks  []schema.Chunk
 	spent   int
-	capped  []string     // ranges refused by the per-probe cap
-	occurs  []*lineTerms // lines where its terms occur (termLines), in line order
-	probes  []string     // probes charged for the chunks held
+	capped  []string         // ranges refused by the per-probe cap
+	occurs  []*lineTerms     // lines where its terms occur (termLines), in line order
+	probes  []string         // probes charged for the chunks held
+	defs    []symbols.Symbol // its functions and methods (funcs), once
 	skipped bool
 }
 
@@ -466,7 +468,9 @@ func allAnchors(segs []segment) []int {
 // segments turns the surface's anchors into windows, best anchor first.
 // Overlapping windows are merged up to twice a window's length; beyond that
 // the later window is clipped where the earlier one ends, so chunks never
-// overlap and never grow without bound.
+// overlap and never grow without bound. Last, a window that holds the head
+// of the function around its target moves down that function's body
+// (alignToBodies).
 func (h *hydrator) segments(sf *surface) []segment {
 	n := sf.file.Lines()
 	w := h.o.Window
@@ -528,6 +532,7 @@ func (h *hydrator) segments(sf *surface) []segment {
 	if len(segs) == 0 {
 		segs = []segment{{s: 1, e: min(n, 2*w+1), target: 1, anchors: []int{0}}}
 	}
+	h.alignToBodies(sf, segs)
 	return segs
 }
 
