@@ -23,6 +23,23 @@ import (
 // with other bytes are the caller's fixed phrases, whose matches are kept
 // whole (Phrases), or are found by reading the file.
 type Facts struct {
+	Summary
+
+	data  []byte
+	words [][2]int32 // distinct words (offset, length in data), in order of first occurrence
+	occs  []occRec   // every occurrence, in file order
+	t     *wordTable // the scratch words and occs live in, until Release
+}
+
+type occRec struct {
+	word int32
+	o    Occ
+}
+
+// Summary is what the index keeps of a file besides its words: the same
+// fields in the facts a build extracts (Facts) and in the entry a warm run
+// decodes (File).
+type Summary struct {
 	// Bytes is the file's length; Lines its line count (match.CountLines).
 	Bytes int64
 	Lines int
@@ -36,16 +53,6 @@ type Facts struct {
 	Phrases []Hit
 	// Shape is the scout's own record of the file (pkg/scout encodes it).
 	Shape []byte
-
-	data  []byte
-	words [][2]int32 // distinct words (offset, length in data), in order of first occurrence
-	occs  []occRec   // every occurrence, in file order
-	t     *wordTable // the scratch words and occs live in, until Release
-}
-
-type occRec struct {
-	word int32
-	o    Occ
 }
 
 // Def is one definition line: Line (1-based) and the name part's columns
@@ -83,7 +90,7 @@ func Extract(p string, data []byte, phrases *match.Matcher) (f *Facts, ok bool) 
 	isCode := symbols.Lang(p) != ""
 	t := tables.Get().(*wordTable)
 	t.reset(len(data))
-	f = &Facts{Bytes: int64(len(data)), data: data, t: t, words: t.words[:0], occs: t.occs[:0]}
+	f = &Facts{Summary: Summary{Bytes: int64(len(data))}, data: data, t: t, words: t.words[:0], occs: t.occs[:0]}
 	line, ls := 1, 0
 	endLine := func(le int) {
 		l := data[ls:le]

@@ -24,12 +24,7 @@ type File struct {
 	// pointer), and nothing else is set.
 	Skip *walk.Skip
 
-	Bytes   int64
-	Lines   int
-	Heads   []int32
-	Defs    []Def
-	Phrases []Hit
-	Shape   []byte
+	Summary
 	// Text is the word text; ends and lists the occurrence lists.
 	Text  []byte
 	nword int
@@ -43,7 +38,7 @@ var errShort = errors.New("truncated file entry")
 // decodeFile reads a stored entry.
 func decodeFile(b []byte) (*File, error) {
 	d := decoder{b: b}
-	f := &File{Bytes: int64(d.uv()), Lines: int(d.uv()), entry: -1}
+	f := &File{Summary: Summary{Bytes: int64(d.uv()), Lines: int(d.uv())}, entry: -1}
 	nh := d.count()
 	prev := int32(0)
 	for range nh {
