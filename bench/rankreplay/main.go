@@ -192,17 +192,9 @@ func summarize(res []result) {
 // compare lists the tasks whose acc@5 or first gold rank differ from an
 // earlier run's.
 func compare(res []result, old string) error {
-	b, err := os.ReadFile(old)
+	at, err := replay.ReadByID(old, func(r result) string { return r.ID })
 	if err != nil {
 		return err
-	}
-	var prev []result
-	if err := json.Unmarshal(b, &prev); err != nil {
-		return fmt.Errorf("%s: %v", old, err)
-	}
-	at := map[string]result{}
-	for _, p := range prev {
-		at[p.ID] = p
 	}
 	for _, r := range res {
 		p, ok := at[r.ID]

@@ -140,3 +140,21 @@ func WriteJSON(path string, v any) error {
 	}
 	return os.WriteFile(path, b, 0o644)
 }
+
+// ReadByID reads the results an earlier run wrote with WriteJSON, keyed by
+// id(result), so a run can list the tasks whose outcome changed.
+func ReadByID[T any](path string, id func(T) string) (map[string]T, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var prev []T
+	if err := json.Unmarshal(b, &prev); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	at := make(map[string]T, len(prev))
+	for _, p := range prev {
+		at[id(p)] = p
+	}
+	return at, nil
+}
