@@ -8,6 +8,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/fields"
 	"github.com/rtch/rtch/pkg/match"
+	"github.com/rtch/rtch/pkg/scout"
 )
 
 func TestPhraseInPath(t *testing.T) {
@@ -120,7 +121,7 @@ func TestDefiningFiles(t *testing.T) {
 	if got := definingFiles(locs); !reflect.DeepEqual(got, []string{"a/x.go", "b/y.go"}) {
 		t.Fatalf("got %v, want the two defining files", got)
 	}
-	capped := make([]string, locationsCap)
+	capped := make([]string, scout.LocationsPerMatch)
 	for i := range capped {
 		capped[i] = "code_symbol:a/x.go:1"
 	}

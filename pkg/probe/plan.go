@@ -311,15 +311,11 @@ func parseLocations(locs []string) map[string][]int {
 	return out
 }
 
-// locationsCap is the scout's cap on a candidate's locations: a list that
-// long may leave out defining files.
-const locationsCap = 50
-
 // definingFiles lists the distinct files of a candidate's code_symbol
 // locations in their order, or nil when the list is capped and so may not
 // hold them all.
 func definingFiles(locs []string) []string {
-	if len(locs) >= locationsCap {
+	if len(locs) >= scout.LocationsPerMatch { // a capped list may leave out defining files
 		return nil
 	}
 	var out []string

@@ -35,25 +35,28 @@ import (
 
 // Scan names, in inventory order.
 const (
-	ScanDirMap        = "dir_map"
-	ScanFilenames     = "filenames"
-	ScanHeadings      = "headings"
-	ScanFrontmatter   = "frontmatter_keys"
-	ScanHandles       = "durable_handles"
-	ScanJSONKeys      = "json_keys"
-	ScanYAMLKeys      = "yaml_keys"
-	ScanTOMLKeys      = "toml_keys"
-	ScanSymbols       = "code_symbols"
-	ScanTruthPhrases  = "source_of_truth"
-	ScanDeprecation   = "deprecation"
-	ScanCorpus        = "corpus_stats"
-	defaultCap        = 200
-	defaultCeiling    = 2 << 30 // bytes per content scan
-	keysPerFile       = 200     // JSON/YAML/TOML keys read per file
-	dirMapDepth       = 3
-	dirMapCap         = 300
-	locationsPerMatch = 50
+	ScanDirMap       = "dir_map"
+	ScanFilenames    = "filenames"
+	ScanHeadings     = "headings"
+	ScanFrontmatter  = "frontmatter_keys"
+	ScanHandles      = "durable_handles"
+	ScanJSONKeys     = "json_keys"
+	ScanYAMLKeys     = "yaml_keys"
+	ScanTOMLKeys     = "toml_keys"
+	ScanSymbols      = "code_symbols"
+	ScanTruthPhrases = "source_of_truth"
+	ScanDeprecation  = "deprecation"
+	ScanCorpus       = "corpus_stats"
+	defaultCap       = 200
+	defaultCeiling   = 2 << 30 // bytes per content scan
+	keysPerFile      = 200     // JSON/YAML/TOML keys read per file
+	dirMapDepth      = 3
+	dirMapCap        = 300
 )
+
+// LocationsPerMatch caps the locations a candidate's record lists: a list
+// that long may leave some out.
+const LocationsPerMatch = 50
 
 var scanOrder = []string{ScanDirMap, ScanFilenames, ScanHeadings, ScanFrontmatter, ScanHandles,
 	ScanJSONKeys, ScanYAMLKeys, ScanTOMLKeys, ScanSymbols, ScanTruthPhrases, ScanDeprecation, ScanCorpus}
@@ -812,7 +815,7 @@ func countScan(fs []schema.ShapeFinding, scan string) int {
 
 func addConfirm(ts *TermStats, c Confirmation) {
 	ts.ConfirmCount[c.Kind]++
-	if len(ts.Confirmations) < locationsPerMatch {
+	if len(ts.Confirmations) < LocationsPerMatch {
 		ts.Confirmations = append(ts.Confirmations, c)
 	}
 }

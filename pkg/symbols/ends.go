@@ -136,11 +136,7 @@ func goStatementEnd(l []byte) bool {
 		return false
 	}
 	c := l[len(l)-1]
-	return identByte(c) || c == ')' || c == ']'
-}
-
-func identByte(c byte) bool {
-	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+	return isIdent(c) || c == ')' || c == ']'
 }
 
 // skipQuoted returns the index of the quote that closes the literal opening
