@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"hash/crc32"
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/rtch/rtch/pkg/match"
@@ -26,6 +27,16 @@ type dictionary struct {
 	text  []byte
 	ends  []byte
 	lists []byte
+
+	foldOnce sync.Once
+	folded   []byte // text case-folded, made once and shared by every view
+}
+
+// foldedText is the dictionary's text case-folded; a server's calls share
+// the dictionary, so they fold it once.
+func (d *dictionary) foldedText() []byte {
+	d.foldOnce.Do(func() { d.folded = foldWords(nil, d.text) })
+	return d.folded
 }
 
 // newDictionary is the dictionary of the entries about to be written
@@ -478,7 +489,7 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	if len(pats) == 0 {
 		return c
 	}
-	fold := foldWords(nil, d.text)
+	fold := d.foldedText()
 	count := make([]int32, len(ix.table))
 	for pi, p := range pats {
 		if p.any {
