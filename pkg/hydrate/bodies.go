@@ -43,8 +43,9 @@ func (f *File) lineSlices() [][]byte {
 // when the segment holds the head of the innermost function whose body
 // (symbols.End) holds the target and goes on past the segment, the lines
 // above the head's lead-in are left out and as many lines added below, but
-// never past the body's end or into the next segment, so a segment never
-// grows, never shrinks and never overlaps another.
+// never past the body's end, into the next segment or past another anchor
+// the segment holds, so a segment never grows, never shrinks, never
+// overlaps another and keeps every line it was cut around.
 func (h *hydrator) alignToBodies(sf *surface, segs []segment) {
 	defs := sf.funcs()
 	if len(defs) == 0 {
@@ -69,7 +70,7 @@ func (h *hydrator) alignToBodies(sf *surface, segs []segment) {
 			if de < sg.target {
 				continue // a function that ends above the target
 			}
-			if lead := leadIn(sf.file, d, sg.s); de > sg.e && lead > sg.s {
+			if lead := min(leadIn(sf.file, d, sg.s), firstAnchor(sg)); de > sg.e && lead > sg.s {
 				e := min(de, sg.e+lead-sg.s, nextStart(segs, sg.e)-1)
 				sg.s += e - sg.e
 				sg.e = e
@@ -77,6 +78,18 @@ func (h *hydrator) alignToBodies(sf *surface, segs []segment) {
 			break
 		}
 	}
+}
+
+// firstAnchor is the segment's highest anchor line: a move never leaves
+// one of the lines the segment was cut around above its start.
+func firstAnchor(sg *segment) int {
+	first := math.MaxInt
+	for _, a := range sg.anchors {
+		if a >= 1 {
+			first = min(first, a)
+		}
+	}
+	return first
 }
 
 // leadIn is the first line of the comment, doc or decorator lines directly

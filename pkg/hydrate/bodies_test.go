@@ -58,3 +58,22 @@ func TestWindowMovesDownTheFunctionBody(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyMoveKeepsEveryAnchor: a window that also holds an anchor above
+// the function's head moves down only as far as that anchor.
+func TestBodyMoveKeepsEveryAnchor(t *testing.T) {
+	src := goFuncs(1000, []int{100}, []int{59}, []int{2})
+	root := writeTree(t, map[string]string{"g.go": src})
+	in := input(schema.RankedSurface{Path: "g.go", Anchors: []int{105, 90}})
+	h := &hydrator{in: in, o: opts(root, 8000)}
+	h.index()
+	f, err := ReadFile(root, "g.go", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf := &surface{rs: in.Rank.Surfaces[0], file: f, order: breadthTop}
+	segs := h.segments(sf)
+	if len(segs) != 1 || segs[0].s != 90 || segs[0].e != 130 {
+		t.Fatalf("segments %+v, want one of L90-L130", segs)
+	}
+}
