@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/rtch/rtch/pkg/pathenc"
@@ -79,24 +80,31 @@ func New(root string, wo watch.Options) (*Tree, error) {
 	return &Tree{root: abs, wo: wo, lists: map[string]*listing{}}, nil
 }
 
-// ignoredAbove are the directories between root and the top of the git work
-// tree it lies in, the top included, when root is below that top: the walk
-// reads their ignore files (walk.Files, loadAncestors). None when root holds
-// .git itself or lies in no work tree.
+// ignoredAbove are the directories outside root whose ignore files the
+// walk reads (walk.Files, loadAncestors): those between root and the top of
+// the git work tree it lies in, the top included, when root is below that
+// top, and the directory of the .git/info/exclude that applies
+// (walk.ExcludeFile) when it is not inside root (a worktree's, or the top's
+// when root is below it). None when root lies in no work tree.
 func ignoredAbove(root string) []string {
-	if hasGit(root) {
-		return nil
-	}
 	var chain []string
-	for d := filepath.Dir(root); ; d = filepath.Dir(d) {
-		chain = append(chain, d)
-		if hasGit(d) {
-			return chain
-		}
-		if filepath.Dir(d) == d {
+	top := root
+	for !hasGit(top) {
+		if filepath.Dir(top) == top {
 			return nil
 		}
+		top = filepath.Dir(top)
+		chain = append(chain, top)
 	}
+	if ex := walk.ExcludeFile(top); ex != "" {
+		dir := filepath.Dir(ex)
+		if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			if st, err := os.Stat(dir); err == nil && st.IsDir() {
+				chain = append(chain, dir)
+			}
+		}
+	}
+	return chain
 }
 
 func hasGit(dir string) bool {

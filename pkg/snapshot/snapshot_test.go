@@ -134,3 +134,44 @@ func TestIgnoreFileAboveTheRoot(t *testing.T) {
 		t.Fatalf("stats %+v: want 3 walks, 2 lost", st)
 	}
 }
+
+// TestExcludeFileOutsideTheRoot: the .git/info/exclude that applies to a
+// root lies outside it (below the top of the work tree it lies in, or in the
+// git directory a worktree's .git file names); a change to it drops the
+// kept listing.
+func TestExcludeFileOutsideTheRoot(t *testing.T) {
+	for _, layout := range []string{"below the top", "worktree"} {
+		t.Run(layout, func(t *testing.T) {
+			top := t.TempDir()
+			testtree.Write(t, top, ".git/HEAD", "ref: refs/heads/main\n")
+			testtree.Write(t, top, ".git/info/exclude", "")
+			root := filepath.Join(top, "mid", "root")
+			if layout == "worktree" {
+				root = filepath.Join(t.TempDir(), "wt")
+				testtree.Write(t, top, ".git/worktrees/wt/commondir", "../..\n")
+				testtree.Write(t, root, ".git", "gitdir: "+filepath.Join(top, ".git/worktrees/wt")+"\n")
+			}
+			testtree.Write(t, root, "a.go", "package a\n")
+			testtree.Write(t, root, "b.md", "b\n")
+			tr, err := New(root, watch.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tr.Close()
+			o := walk.Options{Root: root}
+			for _, step := range []func(){
+				func() {},
+				func() { testtree.Write(t, top, ".git/info/exclude", "*.md\n") },
+			} {
+				step()
+				got, want := list(t, o, tr.Files), list(t, o, nil)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("kept listing %+v, walk %+v", got, want)
+				}
+			}
+			if st := tr.Stats(); st.Lost != 1 || st.Walks != 2 {
+				t.Fatalf("stats %+v: want 2 walks, 1 lost", st)
+			}
+		})
+	}
+}

@@ -361,18 +361,37 @@ func hasGit(dir string) bool {
 }
 
 // infoExclude loads .git/info/exclude for the repository whose work tree
-// is dir, following a "gitdir:" file (worktrees, submodules) and its
-// commondir.
+// is dir (ExcludeFile).
 func (w *walker) infoExclude(dir string) *ignore.List {
+	path := ExcludeFile(dir)
+	if path == "" {
+		return nil
+	}
+	b, err := readSmall(path)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			w.warnf(nil, "", "%s: not used: %v", path, err)
+		}
+		return nil
+	}
+	base := w.matchRel(dir)
+	return ignore.Parse(b, base, filepath.ToSlash(filepath.Join(".git", "info", "exclude")))
+}
+
+// ExcludeFile is the path of the .git/info/exclude that applies to the work
+// tree dir: under dir/.git, or under the git directory a "gitdir:" file
+// there names (worktrees, submodules) and its commondir; "" when dir/.git
+// is a file of another form or cannot be read.
+func ExcludeFile(dir string) string {
 	gitdir := filepath.Join(dir, ".git")
 	if st, err := os.Stat(gitdir); err == nil && !st.IsDir() {
 		b, err := readSmall(gitdir)
 		if err != nil {
-			return nil
+			return ""
 		}
 		line := strings.TrimSpace(string(b))
 		if !strings.HasPrefix(line, "gitdir:") {
-			return nil
+			return ""
 		}
 		g := strings.TrimSpace(strings.TrimPrefix(line, "gitdir:"))
 		if !filepath.IsAbs(g) {
@@ -387,15 +406,7 @@ func (w *walker) infoExclude(dir string) *ignore.List {
 			gitdir = cd
 		}
 	}
-	b, err := readSmall(filepath.Join(gitdir, "info", "exclude"))
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			w.warnf(nil, "", "%s: not used: %v", filepath.Join(gitdir, "info", "exclude"), err)
-		}
-		return nil
-	}
-	base := w.matchRel(dir)
-	return ignore.Parse(b, base, filepath.ToSlash(filepath.Join(".git", "info", "exclude")))
+	return filepath.Join(gitdir, "info", "exclude")
 }
 
 // maxIgnoreFile caps the size of an ignore file (and of git's small

@@ -24,6 +24,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,9 +42,10 @@ type Options struct {
 	// the watcher has lost track just the same.
 	Limit int
 	// Above are directories outside the tree whose ignore files apply to
-	// it (the ancestors up to the enclosing git work tree's top); they are
+	// it (the ancestors up to the enclosing git work tree's top, and the
+	// git directory's info directory for its exclude file); they are
 	// watched without their subdirectories, and a change to an ignore file
-	// in one of them loses track.
+	// (or to an info directory's exclude) in one of them loses track.
 	Above []string
 	// Settle bounds the wait for the marker's event in Changes; 0 means 2 s.
 	// A marker that does not arrive in time loses track.
@@ -290,10 +292,8 @@ func (w *Watcher) event(ev fsnotify.Event) {
 	watched := w.dirs[ev.Name]
 	w.mu.Unlock()
 	if isAbove {
-		for _, n := range IgnoreFiles {
-			if name == n {
-				w.lose(fmt.Sprintf("%s changed", ev.Name))
-			}
+		if slices.Contains(IgnoreFiles, name) || name == "exclude" && filepath.Base(dir) == "info" {
+			w.lose(fmt.Sprintf("%s changed", ev.Name))
 		}
 		return
 	}
