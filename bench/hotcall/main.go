@@ -17,23 +17,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-)
 
-// The issue's twelve terms, and the lane's goal made of them.
-var terms = []string{"command", "runnable", "parse", "flag", "help", "output", "execute", "error", "context", "writer", "buffer", "token"}
+	"github.com/rtch/rtch/bench/internal/timing"
+)
 
 const (
 	enough = "the bench is done"
@@ -58,14 +54,12 @@ func main() {
 	}
 }
 
-type sample struct{ wall, cpu float64 }
-
 // server is one rtch-mcp under test.
 type server struct {
 	name  string
 	cs    *mcp.ClientSession
 	pid   int
-	calls []sample
+	calls []timing.Sample
 	last  string
 }
 
@@ -86,7 +80,7 @@ func start(bin, root, index string, extra []string) (*server, error) {
 			cs.Close()
 			return nil, err
 		}
-		fmt.Printf("%s: warm-up call %d: %.3f s wall, %.2f s CPU\n", s.name, i+1, c.wall, c.cpu)
+		fmt.Printf("%s: warm-up call %d: %.3f s wall, %.2f s CPU\n", s.name, i+1, c.Wall, c.CPU)
 	}
 	return s, nil
 }
@@ -114,36 +108,34 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 		defer second.cs.Close()
 		servers = append(servers, second)
 	}
-	var rg []sample
+	var rg []timing.Sample
 	fmt.Printf("\n| round | rg wall | rg CPU |")
 	for _, sv := range servers {
 		fmt.Printf(" %s wall | CPU | wall ÷ rg | CPU ÷ rg |", sv.name)
 	}
 	fmt.Printf("\n|---:|---:|---:|%s\n", strings.Repeat("---:|---:|---:|---:|", len(servers)))
 	for i := range pairs {
-		r, err := ripgrep(root)
+		r, err := timing.Time(nil, timing.RipgrepArgs(root)...)
 		if err != nil {
 			return err
 		}
 		rg = append(rg, r)
-		fmt.Printf("| %d | %.3f | %.2f |", i+1, r.wall, r.cpu)
+		fmt.Printf("| %d | %.3f | %.2f |", i+1, r.Wall, r.CPU)
 		for _, sv := range servers {
 			h, packet, err := call(sv.cs, sv.pid)
 			if err != nil {
 				return err
 			}
 			sv.calls, sv.last = append(sv.calls, h), packet
-			fmt.Printf(" %.3f | %.2f | %.3f | %.3f |", h.wall, h.cpu, h.wall/r.wall, h.cpu/max(r.cpu, 0.01))
+			fmt.Printf(" %.3f | %.2f | %.3f | %.3f |", h.Wall, h.CPU, h.Wall/r.Wall, h.CPU/max(r.CPU, 0.01))
 		}
 		fmt.Println()
 	}
-	wall := func(s sample) float64 { return s.wall }
-	cpu := func(s sample) float64 { return s.cpu }
-	fmt.Printf("\nmedians: rg %.3f s wall, %.2f s CPU\n", median(pick(rg, wall)), median(pick(rg, cpu)))
+	fmt.Printf("\nmedians: rg %.3f s wall, %.2f s CPU\n", timing.Median(rg, timing.Wall), timing.Median(rg, timing.CPU))
 	for _, sv := range servers {
 		fmt.Printf("%s: %.3f s wall, %.2f s CPU; pair ratios to rg: wall %.3f, CPU %.3f; memory %s\n", sv.name,
-			median(pick(sv.calls, wall)), median(pick(sv.calls, cpu)),
-			median(ratios(sv.calls, rg, wall)), median(ratios(sv.calls, rg, cpu)), memory(sv.pid))
+			timing.Median(sv.calls, timing.Wall), timing.Median(sv.calls, timing.CPU),
+			timing.PairRatio(sv.calls, rg, timing.Wall), timing.PairRatio(sv.calls, rg, timing.CPU), memory(sv.pid))
 	}
 	if !check {
 		return nil
@@ -161,63 +153,21 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 	return nil
 }
 
-// ratios are the pair ratios a[i] / b[i] of f.
-func ratios(a, b []sample, f func(sample) float64) []float64 {
-	var out []float64
-	for i := range a {
-		out = append(out, f(a[i])/max(f(b[i]), 0.01))
-	}
-	return out
-}
-
 // call is one rtch_context on the server: the client's wall time, the
 // server's CPU across it, and the JSON packet.
-func call(cs *mcp.ClientSession, pid int) (sample, string, error) {
-	c0 := cpuOf(pid)
+func call(cs *mcp.ClientSession, pid int) (timing.Sample, string, error) {
+	c0 := timing.ProcessCPU(pid)
 	t0 := time.Now()
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rtch_context",
-		Arguments: map[string]any{"goal": strings.Join(terms, " "), "enough": enough, "format": "json"}})
+		Arguments: map[string]any{"goal": timing.Goal(), "enough": enough, "format": "json"}})
 	wall := time.Since(t0).Seconds()
 	if err != nil {
-		return sample{}, "", err
+		return timing.Sample{}, "", err
 	}
 	if res.IsError {
-		return sample{}, "", fmt.Errorf("rtch_context: %v", res.Content)
+		return timing.Sample{}, "", fmt.Errorf("rtch_context: %v", res.Content)
 	}
-	return sample{wall: wall, cpu: cpuOf(pid) - c0}, res.Content[0].(*mcp.TextContent).Text, nil
-}
-
-// ripgrep runs rg under /usr/bin/time.
-func ripgrep(root string) (sample, error) {
-	args := []string{"-f", "%e %U %S %M", "rg", "-c", "-i"}
-	for _, t := range terms {
-		args = append(args, "-e", t)
-	}
-	cmd := exec.Command("/usr/bin/time", append(args, root)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return sample{}, fmt.Errorf("rg: %v: %s", err, stderr.String())
-	}
-	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
-	f := strings.Fields(lines[len(lines)-1])
-	e, _ := strconv.ParseFloat(f[0], 64)
-	u, _ := strconv.ParseFloat(f[1], 64)
-	s, _ := strconv.ParseFloat(f[2], 64)
-	return sample{wall: e, cpu: u + s}, nil
-}
-
-// cpuOf is a process's user + system time in seconds (clock ticks of 1/100 s).
-func cpuOf(pid int) float64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	u, _ := strconv.ParseFloat(f[11], 64)
-	st, _ := strconv.ParseFloat(f[12], 64)
-	return (u + st) / 100
+	return timing.Sample{Wall: wall, CPU: timing.ProcessCPU(pid) - c0}, res.Content[0].(*mcp.TextContent).Text, nil
 }
 
 // memory is a process's peak and current resident size (VmHWM, VmRSS).
@@ -240,30 +190,10 @@ func memory(pid int) string {
 // pipedNoIndex is the JSON packet of the piped binaries with --no-index.
 func pipedNoIndex(bin, root string) (string, error) {
 	lane := fmt.Sprintf(`set -o pipefail; rtch-intake -q --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone -q | rtch-scout -q --no-index | rtch-probe -q --no-index | rtch-hydrate -q | rtch-packet -q --format json`,
-		strings.Join(terms, " "), enough)
+		timing.Goal(), enough)
 	cmd := exec.Command("bash", "-c", lane)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "SOURCE_DATE_EPOCH="+epoch)
 	out, err := cmd.Output()
 	return string(out), err
-}
-
-func pick(s []sample, f func(sample) float64) []float64 {
-	var out []float64
-	for _, x := range s {
-		out = append(out, f(x))
-	}
-	return out
-}
-
-func median(v []float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	if len(s) == 0 {
-		return 0
-	}
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
