@@ -3,8 +3,8 @@
 // contains, defines, imports, calls, references, embeds, implements and
 // inherits edges.
 //
-// The work has two steps so that a persistent index can later cache the
-// first one per content hash: Extract reads one file alone and returns its
+// The work has two steps so that the first can be cached per content hash
+// (FactsCache): Extract reads one file alone and returns its
 // Facts (definitions, imports and the names it uses, nothing resolved);
 // a Builder takes the Facts of every file, resolves names across files and
 // packages, and writes the graph. Go is read through go/parser and go/ast;
@@ -14,6 +14,8 @@
 // resolve is kept in the graph's "unresolved" layer, never guessed into an
 // edge. The output is sorted and byte-identical for the same tree.
 package codegraph
+
+import "github.com/rtch/rtch/pkg/secret"
 
 // Facts is what one file says about itself, before any resolution.
 type Facts struct {
@@ -128,6 +130,11 @@ const (
 // signatureCap bounds Def.Signature in bytes.
 const signatureCap = 160
 
+// signature is a definition's first line as the graph shows it: trimmed,
+// with what the redactor recognises as a secret replaced by its mark (before
+// the cap, which could cut a secret past recognition), then capped. The
+// graph file, its facts cache and every chunk recalled from them so never
+// hold such a value.
 func signature(line string) string {
 	for len(line) > 0 && (line[0] == ' ' || line[0] == '\t') {
 		line = line[1:]
@@ -135,6 +142,7 @@ func signature(line string) string {
 	for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t' || line[len(line)-1] == '\r' || line[len(line)-1] == '{') {
 		line = line[:len(line)-1]
 	}
+	line = secret.String(line)
 	if len(line) > signatureCap {
 		cut := signatureCap
 		for cut > 0 && line[cut]&0xC0 == 0x80 {

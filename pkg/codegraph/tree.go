@@ -23,6 +23,8 @@ type TreeOptions struct {
 	// Problem receives every file whose syntax the extractor rejected,
 	// in path order ("path:line:col: message").
 	Problem func(string)
+	// Cache, when set, answers for the files whose bytes it holds.
+	Cache *FactsCache
 }
 
 // Result is a built graph with what the build saw.
@@ -44,10 +46,14 @@ func BuildTree(ctx context.Context, o TreeOptions) (*Result, error) {
 		return nil, err
 	}
 	meta := Meta{Name: filepath.Base(o.Walk.Root), GoModules: map[string]string{}, Commit: headCommit(ctx, o.Walk.Root)}
+	extract := Extract
+	if o.Cache != nil {
+		extract = o.Cache.Extract
+	}
 	var mu sync.Mutex
 	var facts []Facts
 	err = walk.Each(ctx, o.Walk, files, func(f walk.File, data []byte) error {
-		x := Extract(f.Path, data)
+		x := extract(f.Path, data)
 		var mod string
 		if path.Base(f.Path) == "go.mod" {
 			mod = modulePath(data)

@@ -44,7 +44,7 @@ func graphOnly(ctx context.Context, env *cli.Env, opt *options) error {
 		return err
 	}
 	var skips []walk.Skip
-	res, err := buildGraph(ctx, env, cfg, root, func(s walk.Skip) { skips = append(skips, s) })
+	res, err := buildGraph(ctx, env, cfg, &opt.index, root, func(s walk.Skip) { skips = append(skips, s) })
 	if err != nil {
 		return err
 	}
@@ -55,14 +55,19 @@ func graphOnly(ctx context.Context, env *cli.Env, opt *options) error {
 }
 
 // buildGraph builds the code graph of root.
-func buildGraph(ctx context.Context, env *cli.Env, cfg *config.Config, root string, skip func(walk.Skip)) (*codegraph.Result, error) {
+func buildGraph(ctx context.Context, env *cli.Env, cfg *config.Config, ix *IndexFlags, root string, skip func(walk.Skip)) (*codegraph.Result, error) {
 	wo := scout.WalkOptions(cfg, root)
 	wo.Warn = func(format string, args ...any) { env.Warnf(format, args...) }
 	wo.Progress = func(done, total int) { env.Progressf("graph: reading %d/%d files", done, total) }
+	cache, err := ix.GraphCache(env, cfg, root)
+	if err != nil {
+		return nil, err
+	}
 	res, err := codegraph.BuildTree(ctx, codegraph.TreeOptions{
 		Walk:    wo,
 		Skip:    skip,
 		Problem: func(p string) { env.Warnf("%s; the file is in the graph without its symbols", p) },
+		Cache:   cache,
 	})
 	env.ProgressDone()
 	if err != nil {
@@ -70,6 +75,11 @@ func buildGraph(ctx context.Context, env *cli.Env, cfg *config.Config, root stri
 			return nil, ctx.Err()
 		}
 		return nil, cli.Failed(fmt.Errorf("graph of %s: %v", root, err))
+	}
+	if cache != nil {
+		if err := cache.Save(); err != nil {
+			env.Warnf("the graph facts cache was not saved: %v", err)
+		}
 	}
 	return res, nil
 }

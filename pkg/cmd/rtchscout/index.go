@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/codegraph"
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/index"
 )
@@ -27,6 +28,15 @@ func (f *IndexFlags) Register(fs *flag.FlagSet) {
 // Open opens the tree index of root that the flags and the configuration
 // ask for (nil when off). fp is the fingerprint of what the caller stores.
 func (f *IndexFlags) Open(env *cli.Env, cfg *config.Config, root string, fp [32]byte) (*index.Index, error) {
+	ix, err := env.Resident.OpenIndex(root, f.where(cfg, root), fp, func(s string) { env.Warnf("%s", s) })
+	if err != nil {
+		return nil, cli.Usage("%v", err)
+	}
+	return ix, nil
+}
+
+// where is the index location the flags and the configuration ask for.
+func (f *IndexFlags) where(cfg *config.Config, root string) index.Where {
 	w := index.Where{Dir: f.Dir, Off: f.Off || (f.Dir == "" && !cfg.Index.Enabled && cfg.Index.Dir == "")}
 	if w.Dir == "" && cfg.Index.Dir != "" {
 		w.Dir = cfg.Index.Dir
@@ -34,11 +44,38 @@ func (f *IndexFlags) Open(env *cli.Env, cfg *config.Config, root string, fp [32]
 			w.Dir = filepath.Join(root, w.Dir)
 		}
 	}
-	ix, err := env.Resident.OpenIndex(root, w, fp, func(s string) { env.Warnf("%s", s) })
-	if err != nil {
-		return nil, cli.Usage("%v", err)
+	return w
+}
+
+// graphFacts is the file, beside root's index, that keeps the code graph's
+// per-file facts between builds.
+const graphFacts = "graph-facts"
+
+// GraphCache opens the code graph's facts cache beside root's index, or
+// returns nil when the index is off. A cache that cannot be used warns and
+// the graph is built without it, as a missing default index directory does;
+// a directory the user named that cannot be used is an error.
+func (f *IndexFlags) GraphCache(env *cli.Env, cfg *config.Config, root string) (*codegraph.FactsCache, error) {
+	w := f.where(cfg, root)
+	file, err := index.Beside(root, w, graphFacts)
+	if err == nil && file != "" {
+		var c *codegraph.FactsCache
+		var warning string
+		if c, warning, err = codegraph.OpenFactsCache(file); err == nil {
+			if warning != "" {
+				env.Warnf("%s", warning)
+			}
+			return c, nil
+		}
 	}
-	return ix, nil
+	if err == nil {
+		return nil, nil
+	}
+	if w.Dir != "" {
+		return nil, cli.Usage("--index / [index] dir: %v", err)
+	}
+	env.Warnf("building the graph without its facts cache: %v", err)
+	return nil, nil
 }
 
 // Progress reports files done, the total and the rate, as a progress line

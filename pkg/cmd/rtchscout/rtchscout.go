@@ -164,7 +164,7 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 	var built *codegraph.Result
 	if opt.graph != "" || in.Disposition != nil {
 		// The scout's own walk already reported every skip of this one.
-		if built, err = buildGraph(ctx, env, cfg, zone.ZoneRoot, nil); err != nil {
+		if built, err = buildGraph(ctx, env, cfg, &opt.index, zone.ZoneRoot, nil); err != nil {
 			return err
 		}
 	}

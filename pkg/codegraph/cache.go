@@ -1,0 +1,193 @@
+package codegraph
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/rtch/rtch/pkg/atomicfile"
+)
+
+// FactsCache keeps every file's Facts between builds of one tree, so a
+// build extracts again only the files whose bytes changed; the builder then
+// resolves the whole set as before, so the graph is byte-identical to a
+// build without the cache. An entry is keyed by the file's path and the
+// SHA-256 of its bytes, so no edit can leave it stale; the cache as a whole
+// is stamped with the SHA-256 of the running executable, so a build by
+// another extractor starts afresh. It lives beside the tree index
+// (rtch-scout writes <index dir>/graph-facts).
+type FactsCache struct {
+	file  string
+	stamp [sha256.Size]byte
+	old   map[string]cachedFacts // as read, by path
+	mu    sync.Mutex
+	now   map[string]cachedFacts // what this build used, by path
+	hits  int
+}
+
+type cachedFacts struct {
+	Sum   [sha256.Size]byte
+	Facts Facts
+}
+
+const cacheMagic = "RTCHGFC1"
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// executableStamp is the SHA-256 of the running program, read once.
+var executableStamp = sync.OnceValues(func() ([sha256.Size]byte, error) {
+	var sum [sha256.Size]byte
+	exe, err := os.Executable()
+	if err != nil {
+		return sum, err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return sum, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return sum, err
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, nil
+})
+
+// OpenFactsCache reads the cache in file. A missing file, or one another
+// executable wrote, opens empty; a damaged one opens empty with a warning
+// that says why (the build then rewrites it). The error is for a cache that
+// cannot be used at all (the executable cannot be read, the file cannot be
+// read).
+func OpenFactsCache(file string) (c *FactsCache, warning string, err error) {
+	stamp, err := executableStamp()
+	if err != nil {
+		return nil, "", fmt.Errorf("graph facts cache: the executable: %v", err)
+	}
+	c = &FactsCache{file: file, stamp: stamp, old: map[string]cachedFacts{}, now: map[string]cachedFacts{}}
+	data, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return c, "", nil
+	case err != nil:
+		return nil, "", fmt.Errorf("graph facts cache: %v", err)
+	}
+	old, same, err := decodeCache(data, stamp)
+	if err != nil {
+		return c, fmt.Sprintf("the graph facts cache %s is damaged (%v); it is rebuilt", file, err), nil
+	}
+	if same {
+		c.old = old
+	}
+	return c, "", nil
+}
+
+// decodeCache reads a cache file: magic, stamp, payload (gob of the
+// entries in path order), CRC-32C of the payload. same is false for a cache
+// of another executable.
+func decodeCache(data []byte, stamp [sha256.Size]byte) (m map[string]cachedFacts, same bool, err error) {
+	head := len(cacheMagic) + sha256.Size
+	if len(data) < head+4 || string(data[:len(cacheMagic)]) != cacheMagic {
+		return nil, false, errors.New("not a graph facts cache")
+	}
+	if !bytes.Equal(data[len(cacheMagic):head], stamp[:]) {
+		return nil, false, nil
+	}
+	payload, sum := data[head:len(data)-4], data[len(data)-4:]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(sum) {
+		return nil, false, errors.New("checksum mismatch")
+	}
+	var entries []cachedFacts
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&entries); err != nil {
+		return nil, false, err
+	}
+	m = make(map[string]cachedFacts, len(entries))
+	for _, e := range entries {
+		m[e.Facts.Path] = e
+	}
+	return m, true, nil
+}
+
+// Extract is Extract through the cache: the stored Facts when path's bytes
+// are the ones stored, a fresh extraction otherwise. Safe for concurrent use.
+func (c *FactsCache) Extract(path string, data []byte) Facts {
+	sum := sha256.Sum256(data)
+	e, ok := c.old[path]
+	if ok && e.Sum == sum {
+		c.mu.Lock()
+		c.now[path] = e
+		c.hits++
+		c.mu.Unlock()
+		return e.Facts
+	}
+	e = cachedFacts{Sum: sum, Facts: Extract(path, data)}
+	c.mu.Lock()
+	c.now[path] = e
+	c.mu.Unlock()
+	return e.Facts
+}
+
+// Hits is how many files the build took from the cache; Misses how many it
+// extracted.
+func (c *FactsCache) Hits() int { return c.hits }
+
+// Misses is how many files the build extracted afresh.
+func (c *FactsCache) Misses() int { return len(c.now) - c.hits }
+
+// Save writes what this build used (so files gone from the tree leave the
+// cache) atomically: a reader sees the old cache or the new one. It writes
+// nothing when the build used exactly what was read.
+func (c *FactsCache) Save() error {
+	if c.Misses() == 0 && len(c.now) == len(c.old) {
+		return nil
+	}
+	paths := make([]string, 0, len(c.now))
+	for p := range c.now {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	entries := make([]cachedFacts, len(paths))
+	for i, p := range paths {
+		entries[i] = c.now[p]
+	}
+	if err := c.write(entries); err != nil {
+		return fmt.Errorf("graph facts cache %s: %v", c.file, err)
+	}
+	return nil
+}
+
+// write streams the cache file through an atomic replacement: the payload
+// goes to the file and its checksum at once, and the checksum follows it.
+func (c *FactsCache) write(entries []cachedFacts) error {
+	if err := os.MkdirAll(filepath.Dir(c.file), 0o755); err != nil {
+		return err
+	}
+	p, err := atomicfile.Create(c.file, 0o600)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(p, 1<<20)
+	crc := crc32.New(castagnoli)
+	w.WriteString(cacheMagic)
+	w.Write(c.stamp[:])
+	if err := gob.NewEncoder(io.MultiWriter(w, crc)).Encode(entries); err != nil {
+		p.Cleanup()
+		return err
+	}
+	w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+	if err := w.Flush(); err != nil {
+		p.Cleanup()
+		return err
+	}
+	return p.Commit()
+}
