@@ -4,9 +4,11 @@ import (
 	"cmp"
 	"fmt"
 	"path"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rtch/rtch/pkg/graph"
 )
@@ -56,8 +58,11 @@ type Stats struct {
 
 // Builder collects per-file Facts and turns them into a graph.
 type Builder struct {
-	meta  Meta
-	files map[string]Facts
+	// Workers bounds the goroutines of the build's parallel steps (0:
+	// GOMAXPROCS); the graph is the same for every value.
+	Workers int
+	meta    Meta
+	files   map[string]Facts
 }
 
 // NewBuilder starts a graph of a tree described by meta.
@@ -102,10 +107,22 @@ func init() {
 }
 
 // out is a graph under construction. Nodes are addressed by their index,
-// so the hot paths hash integers, not ids.
+// so the hot paths hash integers, not ids. Edges and unresolved uses go
+// to its part; fork gives a view with a part of its own, which a
+// goroutine fills while the nodes stay as they are.
 type out struct {
 	nodes []*graph.Node
 	index map[string]int32
+	*part
+	// parts are the forks' parts, in the order the sequential build
+	// would have filled them, all before the main part.
+	parts []*part
+}
+
+// part holds edges and unresolved uses. Two parts may hold the same edge
+// or unresolved use (two vendored copies of one import path are one
+// node): the output sums their counts, the first part's line first.
+type part struct {
 	edges map[edgeKey]float64
 	unres map[unresKey]*Unresolved
 	// untyped counts selectors on local values of unknown type, which are
@@ -113,14 +130,27 @@ type out struct {
 	untyped int
 }
 
-// newOut sizes the maps for a tree of that many definitions and uses, so
-// they do not grow by rehashing (a tenth of the build's time on
-// GOROOT/src): every definition is a node and about two edges, and the
-// edges and unresolved entries together are fewer than the uses.
-func newOut(defs, uses int) *out {
-	return &out{index: make(map[string]int32, defs), edges: make(map[edgeKey]float64, 2*defs+uses/2),
-		unres: make(map[unresKey]*Unresolved, uses/8)}
+// newPart sizes the maps for that many definitions and uses, so they do
+// not grow by rehashing (a tenth of the build's time on GOROOT/src): every
+// definition is a node and about two edges, and the edges and unresolved
+// entries together are fewer than the uses.
+func newPart(defs, uses int) *part {
+	return &part{edges: make(map[edgeKey]float64, 2*defs+uses/2), unres: make(map[unresKey]*Unresolved, uses/8)}
 }
+
+func newOut(defs, uses int) *out {
+	return &out{index: make(map[string]int32, defs), part: newPart(defs, uses)}
+}
+
+// fork is a view of o's nodes with a new part for that many uses. It may
+// look nodes up, add edges and unresolved uses, never add a node; keep
+// adds its part to o.
+func (o *out) fork(uses int) *out {
+	return &out{nodes: o.nodes, index: o.index, part: newPart(0, uses)}
+}
+
+// allParts are the parts in their order, the main one last.
+func (o *out) allParts() []*part { return append(slices.Clone(o.parts), o.part) }
 
 // node adds a node, or adds ref to the node of that id, and returns its
 // index.
@@ -205,7 +235,10 @@ func (b *Builder) Build() (graph.File, []Unresolved, Stats) {
 	for p, f := range b.files {
 		paths = append(paths, p)
 		defs += len(f.Defs) + 1
-		uses += len(f.Uses) + len(f.Imports)
+		uses += len(f.Imports)
+		if f.Lang != "go" { // Go's uses go to the packages' parts
+			uses += len(f.Uses)
+		}
 	}
 	o := newOut(defs, uses)
 	sort.Strings(paths)
@@ -231,14 +264,16 @@ func (b *Builder) Build() (graph.File, []Unresolved, Stats) {
 		}
 		byLang[group] = append(byLang[group], &fc)
 	}
-	newGoResolver(b.meta, byLang["go"]).resolve(o)
+	newGoResolver(b.meta, byLang["go"]).resolve(o, b.Workers)
 	newPyResolver(byLang["python"]).resolve(o)
 	resolvePatterned(o, byLang, b.files)
-	return o.file(b.meta, &st)
+	return o.file(b.meta, &st, b.Workers)
 }
 
-// file sorts what o holds into the output document.
-func (o *out) file(meta Meta, st *Stats) (graph.File, []Unresolved, Stats) {
+// file sorts what o holds into the output document. The sorting and the
+// copying into the document's slices run on up to workers goroutines over
+// disjoint parts; the result does not depend on their number.
+func (o *out) file(meta Meta, st *Stats, workers int) (graph.File, []Unresolved, Stats) {
 	var f graph.File
 	f.Version = []byte(`"` + graph.Version + `"`)
 	f.Kind = "codebase"
@@ -251,43 +286,128 @@ func (o *out) file(meta Meta, st *Stats) (graph.File, []Unresolved, Stats) {
 	}
 	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(o.nodes[a].ID, o.nodes[b].ID) })
 	rank := make([]int32, len(o.nodes))
-	f.Nodes = make([]graph.Node, 0, len(order))
-	for r, i := range order {
-		rank[i] = int32(r)
-		n := o.nodes[i]
-		sort.Strings(n.SourceRefs)
-		f.Nodes = append(f.Nodes, *n)
-	}
-	keys := make([]edgeKey, 0, len(o.edges))
-	for k := range o.edges {
-		keys = append(keys, edgeKey{rank[k.src], rank[k.dst], k.typ})
-	}
-	slices.SortFunc(keys, func(a, b edgeKey) int {
-		if a.src != b.src {
-			return cmp.Compare(a.src, b.src)
+	f.Nodes = make([]graph.Node, len(order))
+	parallelRanges(len(order), workers, func(lo, hi int) {
+		for r := lo; r < hi; r++ {
+			i := order[r]
+			rank[i] = int32(r)
+			n := o.nodes[i]
+			sort.Strings(n.SourceRefs)
+			f.Nodes[r] = *n
 		}
-		if a.dst != b.dst {
-			return cmp.Compare(a.dst, b.dst)
-		}
-		return cmp.Compare(edgeTypeOrder[a.typ], edgeTypeOrder[b.typ])
 	})
-	f.Edges = make([]graph.Edge, 0, len(keys))
-	for _, k := range keys {
-		w := o.edges[edgeKey{order[k.src], order[k.dst], k.typ}]
-		f.Edges = append(f.Edges, graph.Edge{Source: f.Nodes[k.src].ID, Target: f.Nodes[k.dst].ID, Type: edgeTypes[k.typ], Direction: "out", Weight: w})
-	}
-	us := make([]Unresolved, 0, len(o.unres))
-	for _, u := range o.unres {
-		us = append(us, *u)
-	}
-	sort.Slice(us, func(i, j int) bool {
-		if us[i].From != us[j].From {
-			return us[i].From < us[j].From
+	keys := o.sortedEdges(rank, workers)
+	f.Edges = make([]graph.Edge, len(keys))
+	parallelRanges(len(keys), workers, func(lo, hi int) {
+		for i, k := range keys[lo:hi] {
+			f.Edges[lo+i] = graph.Edge{Source: f.Nodes[k.src].ID, Target: f.Nodes[k.dst].ID, Type: edgeTypes[k.typ], Direction: "out", Weight: k.w}
 		}
-		return us[i].Name < us[j].Name
 	})
-	st.Nodes, st.Edges, st.Unresolved, st.Untyped = len(f.Nodes), len(f.Edges), len(us), o.untyped
+	us, untyped := o.sortedUnresolved()
+	st.Nodes, st.Edges, st.Unresolved, st.Untyped = len(f.Nodes), len(f.Edges), len(us), untyped
 	return f, us, *st
+}
+
+// sortedUnresolved lists the unresolved uses by node and name, one per
+// pair: the line of the first part that has it, the parts' counts summed.
+func (o *out) sortedUnresolved() ([]Unresolved, int) {
+	var us []Unresolved
+	untyped := 0
+	for _, p := range o.allParts() {
+		untyped += p.untyped
+		for _, u := range p.unres {
+			us = append(us, *u)
+		}
+	}
+	// Stable: of two parts' entries for one pair, the first part's first.
+	slices.SortStableFunc(us, compareUnresolved)
+	return mergeRuns(us, compareUnresolved, func(into *Unresolved, u Unresolved) { into.Count += u.Count }), untyped
+}
+
+func compareUnresolved(a, b Unresolved) int {
+	if c := strings.Compare(a.From, b.From); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
+// rankedEdge is an edge between nodes by their place in the sorted
+// nodes, with its weight.
+type rankedEdge struct {
+	src, dst int32
+	typ      uint8
+	w        float64
+}
+
+// sortedEdges lists the edges by source, target and type name, the
+// endpoints given by their rank, one per triple with the parts' weights
+// summed. The edges are dealt into one bucket per worker by ranges of the
+// source's rank, and the buckets, which follow each other in the order,
+// are sorted at the same time.
+func (o *out) sortedEdges(rank []int32, workers int) []rankedEdge {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	parts := o.allParts()
+	total := 0
+	for _, p := range parts {
+		total += len(p.edges)
+	}
+	nb := max(1, min(workers, total/(4*chunkLines)))
+	span := int32(len(rank)/nb + 1)
+	count := make([]int, nb+1)
+	for _, p := range parts {
+		for k := range p.edges {
+			count[rank[k.src]/span+1]++
+		}
+	}
+	for b := 1; b <= nb; b++ {
+		count[b] += count[b-1]
+	}
+	keys := make([]rankedEdge, total)
+	fill := slices.Clone(count[:nb])
+	for _, p := range parts {
+		for k, w := range p.edges {
+			s := rank[k.src]
+			b := s / span
+			keys[fill[b]] = rankedEdge{s, rank[k.dst], k.typ, w}
+			fill[b]++
+		}
+	}
+	var wg sync.WaitGroup
+	for b := range nb {
+		wg.Add(1)
+		go func(part []rankedEdge) {
+			defer wg.Done()
+			slices.SortFunc(part, compareEdges)
+		}(keys[count[b]:count[b+1]])
+	}
+	wg.Wait()
+	return mergeRuns(keys, compareEdges, func(into *rankedEdge, k rankedEdge) { into.w += k.w })
+}
+
+// mergeRuns folds each run of equal elements of a sorted slice into its
+// first, in place: add(first, next) for every next of the run.
+func mergeRuns[T any](s []T, cmp func(a, b T) int, add func(into *T, x T)) []T {
+	merged := s[:0]
+	for _, x := range s {
+		if n := len(merged); n > 0 && cmp(merged[n-1], x) == 0 {
+			add(&merged[n-1], x)
+			continue
+		}
+		merged = append(merged, x)
+	}
+	return merged
+}
+
+func compareEdges(a, b rankedEdge) int {
+	if a.src != b.src {
+		return cmp.Compare(a.src, b.src)
+	}
+	if a.dst != b.dst {
+		return cmp.Compare(a.dst, b.dst)
+	}
+	return cmp.Compare(edgeTypeOrder[a.typ], edgeTypeOrder[b.typ])
 }
 
 // nodeType maps a definition kind to a node type.

@@ -3,6 +3,7 @@ package codegraph
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -154,5 +155,59 @@ func TestDeterministic(t *testing.T) {
 	b, _, _ := buildTree(t, root)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two builds of one tree differ")
+	}
+}
+
+// TestSameBytesForAnyWorkerCount: the build and the write split their work
+// by the number of workers (the edges sorted in buckets, the lines encoded
+// in chunks); one worker and several give the same bytes, on a tree large
+// enough that every split happens.
+func TestSameBytesForAnyWorkerCount(t *testing.T) {
+	root := copyGoroot(t, append([]string{"net/http", "strconv"}, gorootDirs...)...)
+	var outs [][]byte
+	for _, n := range []int{1, 2, 5} {
+		res, err := BuildTree(context.Background(), TreeOptions{Walk: walk.Options{Root: root}, Workers: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > 1 && (res.Stats.Edges < 2*4*chunkLines || res.Stats.Unresolved < 2*chunkLines) {
+			t.Fatalf("the tree is too small to split its work %d ways: %+v", n, res.Stats)
+		}
+		var buf bytes.Buffer
+		if _, err := res.Graph.WriteTo(&buf); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, buf.Bytes())
+	}
+	for i := 1; i < len(outs); i++ {
+		if !bytes.Equal(outs[0], outs[i]) {
+			t.Fatalf("the graph built and written with more workers differs (%d vs %d bytes)", len(outs[0]), len(outs[i]))
+		}
+	}
+}
+
+// TestWriteIsJSONEncoder: the hand-written node and unresolved lines are
+// what json.Encoder wrote before them, for the tree's real values.
+func TestWriteIsJSONEncoder(t *testing.T) {
+	_, _, res := buildTree(t, copyGoroot(t, "time"))
+	for _, n := range res.Graph.File.Nodes {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(n); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendNode(nil, &n); string(got) != want.String() {
+			t.Fatalf("node:\n got %s\nwant %s", got, want.String())
+		}
+	}
+	for _, u := range res.Unresolved {
+		want, err := json.Marshal(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendUnresolved(nil, &u); string(got) != string(want) {
+			t.Fatalf("unresolved:\n got %s\nwant %s", got, want)
+		}
 	}
 }

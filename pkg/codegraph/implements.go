@@ -1,6 +1,7 @@
 package codegraph
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -102,13 +103,17 @@ func setOnce(m map[string]string, k, v string) {
 // embedsOf gives each type the types it embeds, from the embeds edges.
 func embedsOf(o *out, infos map[int32]*goTypeInfo) {
 	code := edgeCode[EdgeEmbeds]
-	for k := range o.edges {
-		if k.typ == code && infos[k.src] != nil {
-			infos[k.src].embeds = append(infos[k.src].embeds, k.dst)
+	for _, p := range o.allParts() {
+		for k := range p.edges {
+			if k.typ == code && infos[k.src] != nil {
+				infos[k.src].embeds = append(infos[k.src].embeds, k.dst)
+			}
 		}
 	}
 	for _, t := range infos {
-		sort.Slice(t.embeds, func(i, j int) bool { return t.embeds[i] < t.embeds[j] })
+		// Two parts may hold one edge.
+		slices.Sort(t.embeds)
+		t.embeds = slices.Compact(t.embeds)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/rtch/rtch/pkg/internal/parallel"
 )
 
 // goPkg is one Go package of the tree: the files of one directory that
@@ -155,13 +157,36 @@ func (p *goPkg) sym(key string) int32 {
 	return -1
 }
 
-func (r *goResolver) resolve(o *out) {
+// resolve adds the Go packages' nodes and edges to o. The nodes and the
+// import edges come first, in package order; then the packages' uses are
+// resolved on up to workers goroutines (0: GOMAXPROCS), each package into
+// a part of its own, which o keeps in package order.
+func (r *goResolver) resolve(o *out, workers int) {
 	for _, p := range r.pkgs {
 		r.nodes(o, p)
 	}
 	for _, p := range r.pkgs {
 		for _, f := range p.files {
-			r.uses(o, p, f)
+			r.imports(o, p, f)
+		}
+	}
+	forks := make([]*out, len(r.pkgs))
+	opens := make([][]int32, len(r.pkgs))
+	parallel.ForUpTo(workers, len(r.pkgs), func(i int) {
+		p := r.pkgs[i]
+		n := 0
+		for _, f := range p.files {
+			n += len(f.Uses)
+		}
+		forks[i] = o.fork(n)
+		for _, f := range p.files {
+			opens[i] = r.uses(forks[i], p, f, opens[i])
+		}
+	})
+	for i := range r.pkgs {
+		o.parts = append(o.parts, forks[i].part)
+		for _, n := range opens[i] {
+			r.openEmbeds[n] = true
 		}
 	}
 	r.implements(o)
@@ -196,9 +221,9 @@ func (r *goResolver) nodes(o *out, p *goPkg) {
 	}
 }
 
-// imports binds a file's local package names to import paths and adds
-// the package's import edges.
-func (r *goResolver) imports(o *out, p *goPkg, f *Facts) (names map[string]string, dots []*goPkg) {
+// imports adds the package's import edges of a file, and the nodes of
+// the packages outside the tree it imports.
+func (r *goResolver) imports(o *out, p *goPkg, f *Facts) {
 	for _, im := range f.Imports {
 		t := r.byIP[im.Spec]
 		if t != nil {
@@ -209,7 +234,6 @@ func (r *goResolver) imports(o *out, p *goPkg, f *Facts) (names map[string]strin
 			o.edge(p.node, ext, EdgeImports)
 		}
 	}
-	return r.names(f)
 }
 
 // names binds a file's local package names to import paths, and lists
@@ -251,8 +275,10 @@ func guessPkgName(ip string) string {
 	return strings.ReplaceAll(n, "-", "_")
 }
 
-func (r *goResolver) uses(o *out, p *goPkg, f *Facts) {
-	names, dots := r.imports(o, p, f)
+// uses resolves a file's uses into o, a fork: it adds no node. The nodes
+// with an embedded type it cannot resolve are appended to open.
+func (r *goResolver) uses(o *out, p *goPkg, f *Facts, open []int32) []int32 {
+	names, dots := r.names(f)
 	file := o.lookup(FileID(f.Path))
 	for _, u := range f.Uses {
 		from := file
@@ -265,7 +291,7 @@ func (r *goResolver) uses(o *out, p *goPkg, f *Facts) {
 			continue
 		}
 		if tp == nil && u.Kind == UseEmbed {
-			r.openEmbeds[from] = true
+			open = append(open, from)
 		}
 		if tp == nil {
 			if u.Qual == "?" {
@@ -284,6 +310,7 @@ func (r *goResolver) uses(o *out, p *goPkg, f *Facts) {
 		}
 		o.edgeN(from, tp.sym(key), edgeFor(u.Kind, tp.defs[key].Kind), n)
 	}
+	return open
 }
 
 func unresolvedName(u Use) string {

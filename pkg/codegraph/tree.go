@@ -25,6 +25,10 @@ type TreeOptions struct {
 	Problem func(string)
 	// Cache, when set, answers for the files whose bytes it holds.
 	Cache *FactsCache
+	// Workers bounds the goroutines that read and extract the files
+	// (unless Walk.Workers says otherwise), build the graph and encode it
+	// (0: GOMAXPROCS). The graph's bytes do not depend on it.
+	Workers int
 }
 
 // Result is a built graph with what the build saw.
@@ -41,6 +45,14 @@ func BuildTree(ctx context.Context, o TreeOptions) (*Result, error) {
 	if skip == nil {
 		skip = func(walk.Skip) {}
 	}
+	if o.Walk.Workers == 0 {
+		o.Walk.Workers = o.Workers
+	}
+	// Extract keeps no byte of the data it is given (go/parser copies
+	// what it keeps, the line readers convert to strings; the cache keeps
+	// its hash), so each reading goroutine can read every file into one
+	// buffer.
+	o.Walk.ReuseBuffers = true
 	files, err := walk.Files(ctx, o.Walk, skip)
 	if err != nil {
 		return nil, err
@@ -71,6 +83,7 @@ func BuildTree(ctx context.Context, o TreeOptions) (*Result, error) {
 	}
 	sort.Slice(facts, func(i, j int) bool { return facts[i].Path < facts[j].Path })
 	b := NewBuilder(meta)
+	b.Workers = o.Workers
 	for _, f := range facts {
 		if f.Problem != "" && o.Problem != nil {
 			o.Problem(f.Problem)
@@ -78,7 +91,7 @@ func BuildTree(ctx context.Context, o TreeOptions) (*Result, error) {
 		b.Add(f)
 	}
 	g, un, st := b.Build()
-	return &Result{Graph: Graph{File: g, Unresolved: un, Untyped: st.Untyped}, Stats: st, Unresolved: un}, nil
+	return &Result{Graph: Graph{File: g, Unresolved: un, Untyped: st.Untyped, Workers: o.Workers}, Stats: st, Unresolved: un}, nil
 }
 
 // modulePath reads the module line of a go.mod.

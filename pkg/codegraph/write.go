@@ -25,22 +25,18 @@ type Graph struct {
 	// Untyped counts selectors on local values of unknown type, which the
 	// layer does not list.
 	Untyped int
-}
-
-type layer struct {
-	Name       string       `json:"name"`
-	Summary    string       `json:"summary"`
-	References []Unresolved `json:"references"`
+	// Workers bounds the goroutines that encode the lines (0: GOMAXPROCS);
+	// the bytes are the same for every value.
+	Workers int
 }
 
 // WriteTo writes the document as JSON with one node, edge or unresolved
 // use per line, so a diff of two builds reads element by element and a
 // decoding error names a useful line. Two writes of the same graph are
-// byte-identical.
+// byte-identical. Every line is what json.Encoder (HTML escaping off)
+// writes, encoded by hand and in parallel chunks.
 func (g Graph) WriteTo(w io.Writer) (int64, error) {
 	cw := &countWriter{w: bufio.NewWriterSize(w, 1<<20)}
-	enc := json.NewEncoder(cw)
-	enc.SetEscapeHTML(false)
 	f := g.File
 	head := struct {
 		Version             string `json:"version"`
@@ -56,31 +52,27 @@ func (g Graph) WriteTo(w io.Writer) (int64, error) {
 	}
 	cw.WriteString(string(bytes.TrimSuffix(bytes.TrimSpace(hb.Bytes()), []byte("}"))))
 	cw.WriteString(",\n\"nodes\": [\n")
-	for i, n := range f.Nodes {
-		if err := element(cw, enc, i, n); err != nil {
-			return cw.n, err
+	err := writeChunks(cw, len(f.Nodes), g.Workers, func(b []byte, i int) ([]byte, error) {
+		if i > 0 {
+			b = append(b, ',')
 		}
+		return appendNode(b, &f.Nodes[i]), nil
+	})
+	if err != nil {
+		return cw.n, err
 	}
 	cw.WriteString("],\n\"edges\": [\n")
-	var buf []byte
-	for i, e := range f.Edges {
-		buf = buf[:0]
+	err = writeChunks(cw, len(f.Edges), g.Workers, func(b []byte, i int) ([]byte, error) {
 		if i > 0 {
-			buf = append(buf, ',')
+			b = append(b, ',')
 		}
-		var err error
-		if buf, err = appendEdge(buf, e); err != nil {
-			return cw.n, err
-		}
-		cw.Write(buf)
+		return appendEdge(b, f.Edges[i])
+	})
+	if err != nil {
+		return cw.n, err
 	}
 	cw.WriteString("],\n\"layers\": [\n")
-	l := layer{Name: UnresolvedLayer, References: g.Unresolved,
-		Summary: fmt.Sprintf("uses the builder could not tie to a node of the tree (a name from outside the tree, a field or method it cannot place); kept, never guessed into an edge; %d selectors on local values of unknown type are counted, not listed", g.Untyped)}
-	if l.References == nil {
-		l.References = []Unresolved{}
-	}
-	if err := enc.Encode(l); err != nil {
+	if err := g.writeLayer(cw); err != nil {
 		return cw.n, err
 	}
 	cw.WriteString("]\n}\n")
@@ -90,11 +82,22 @@ func (g Graph) WriteTo(w io.Writer) (int64, error) {
 	return cw.n, cw.w.(*bufio.Writer).Flush()
 }
 
-func element(cw *countWriter, enc *json.Encoder, i int, v any) error {
-	if i > 0 {
-		cw.WriteString(",")
-	}
-	return enc.Encode(v)
+// writeLayer writes the unresolved layer, one line, as json.Encoder writes
+// a layer value.
+func (g Graph) writeLayer(cw *countWriter) error {
+	summary := fmt.Sprintf("uses the builder could not tie to a node of the tree (a name from outside the tree, a field or method it cannot place); kept, never guessed into an edge; %d selectors on local values of unknown type are counted, not listed", g.Untyped)
+	b := appendField(nil, `{"name":`, UnresolvedLayer)
+	b = appendField(b, `,"summary":`, summary)
+	b = append(b, `,"references":[`...)
+	cw.Write(b)
+	err := writeChunks(cw, len(g.Unresolved), g.Workers, func(b []byte, i int) ([]byte, error) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		return appendUnresolved(b, &g.Unresolved[i]), nil
+	})
+	cw.WriteString("]}\n")
+	return err
 }
 
 type countWriter struct {
@@ -119,17 +122,59 @@ func (c *countWriter) WriteString(s string) { c.Write([]byte(s)) }
 // writes it, without reflection: the edges are four fifths of a graph's
 // lines and encoding them was the larger part of the write.
 func appendEdge(b []byte, e graph.Edge) ([]byte, error) {
-	b = append(b, `{"source":`...)
-	b = appendJSONString(b, e.Source)
-	b = append(b, `,"target":`...)
-	b = appendJSONString(b, e.Target)
-	b = append(b, `,"type":`...)
-	b = appendJSONString(b, e.Type)
-	b = append(b, `,"direction":`...)
-	b = appendJSONString(b, e.Direction)
+	b = appendField(b, `{"source":`, e.Source)
+	b = appendField(b, `,"target":`, e.Target)
+	b = appendField(b, `,"type":`, e.Type)
+	b = appendField(b, `,"direction":`, e.Direction)
 	b = append(b, `,"weight":`...)
 	b, err := appendJSONFloat(b, e.Weight)
 	return append(b, "}\n"...), err
+}
+
+// appendNode appends the node's line as json.Encoder (HTML escaping off)
+// writes a graph.Node.
+func appendNode(b []byte, n *graph.Node) []byte {
+	b = appendField(b, `{"id":`, n.ID)
+	b = appendField(b, `,"type":`, n.Type)
+	b = appendField(b, `,"name":`, n.Name)
+	b = append(b, `,"source_refs":`...)
+	if n.SourceRefs == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, r := range n.SourceRefs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSONString(b, r)
+		}
+		b = append(b, ']')
+	}
+	b = appendField(b, `,"confidence":`, n.Confidence)
+	if n.Importance != 0 {
+		b = append(b, `,"importance":`...)
+		b = strconv.AppendInt(b, int64(n.Importance), 10)
+	}
+	if n.Summary != "" {
+		b = appendField(b, `,"summary":`, n.Summary)
+	}
+	return append(b, "}\n"...)
+}
+
+// appendUnresolved appends an unresolved use as json.Marshal writes it
+// (HTML escaping off), without a newline: the layer is one line.
+func appendUnresolved(b []byte, u *Unresolved) []byte {
+	b = appendField(b, `{"from":`, u.From)
+	b = appendField(b, `,"name":`, u.Name)
+	b = appendField(b, `,"ref":`, u.Ref)
+	b = append(b, `,"count":`...)
+	b = strconv.AppendInt(b, int64(u.Count), 10)
+	return append(b, '}')
+}
+
+// appendField appends a key (with its separator and colon) and a string.
+func appendField(b []byte, key, s string) []byte {
+	return appendJSONString(append(b, key...), s)
 }
 
 // appendJSONString writes s as encoding/json does with HTML escaping off:

@@ -19,8 +19,19 @@ func For(n int, f func(i int)) {
 
 // ForWorker is For that also tells f which goroutine runs it (worker in
 // [0, Workers())), so f can keep scratch state per goroutine.
-func ForWorker(n int, f func(worker, i int)) {
-	workers := min(Workers(), n)
+func ForWorker(n int, f func(worker, i int)) { forUpTo(Workers(), n, f) }
+
+// ForUpTo is For on up to workers goroutines (0: Workers()), for a caller
+// that bounds its own parallelism.
+func ForUpTo(workers, n int, f func(i int)) {
+	if workers <= 0 {
+		workers = Workers()
+	}
+	forUpTo(workers, n, func(_, i int) { f(i) })
+}
+
+func forUpTo(workers, n int, f func(worker, i int)) {
+	workers = min(workers, n)
 	if workers <= 1 {
 		for i := 0; i < n; i++ {
 			f(0, i)
