@@ -187,3 +187,32 @@ func TestGoUnresolvedAndProblems(t *testing.T) {
 		t.Errorf("problem %q does not name the file and line", f.Problem)
 	}
 }
+
+// TestPatternedDefinitionsSpanTheirBodies: a definition of a pattern-read
+// language is referenced from its head to its end (symbols.End), a
+// declaration without a body by its one line.
+func TestPatternedDefinitionsSpanTheirBodies(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"web/app.ts": "export function render(x: number) {\n  if (x) {\n    return '}';\n  }\n  return 0;\n}\nexport class View {\n  draw() {}\n}\n",
+		"lib/r.rb":   "module M\n  class K\n    def call(a)\n      a\n    end\n  end\nend\n",
+		"rs/net.rs":  "pub struct Conn;\npub fn dial() {\n}\n",
+	})
+	_, _, res := buildTree(t, root)
+	refs := map[string]string{}
+	for _, n := range res.Graph.File.Nodes {
+		refs[n.ID] = strings.Join(n.SourceRefs, " ")
+	}
+	for id, ref := range map[string]string{
+		"sym:web/app.ts#render": "web/app.ts#L1-L6",
+		"sym:web/app.ts#View":   "web/app.ts#L7-L9",
+		"sym:lib/r.rb#M":        "lib/r.rb#L1-L7",
+		"sym:lib/r.rb#K":        "lib/r.rb#L2-L6",
+		"sym:lib/r.rb#call":     "lib/r.rb#L3-L5",
+		"sym:rs/net.rs#Conn":    "rs/net.rs#L1-L1",
+		"sym:rs/net.rs#dial":    "rs/net.rs#L2-L3",
+	} {
+		if refs[id] != ref {
+			t.Errorf("%s: source ref %q, want %q (nodes: %v)", id, refs[id], ref, refs)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package codegraph
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 
@@ -44,9 +45,10 @@ func init() {
 }
 
 // extractPatterned reads a file of a language without a parser here:
-// imports by their forms, definitions through pkg/symbols (each spans its
-// own line: the patterns see where a definition starts, not where it
-// ends).
+// imports by their forms, definitions through pkg/symbols, each spanning
+// its head down to the end symbols.End finds (braces matched outside
+// strings and comments, Ruby to its "end"), or its head line alone when
+// the end is not found within symbols.MaxBody lines.
 func extractPatterned(f *Facts, src []byte) {
 	rules := importRules[f.Lang]
 	no := 0
@@ -62,15 +64,16 @@ func extractPatterned(f *Facts, src []byte) {
 			}
 		}
 	}
-	lines := strings.Split(string(src), "\n")
+	lines := bytes.Split(src, []byte("\n"))
 	for _, s := range symbols.Extract(f.Path, src) {
 		if s.Kind == "impl" {
 			continue
 		}
-		sig := ""
+		sig, end := "", s.Line
 		if s.Line >= 1 && s.Line <= len(lines) {
-			sig = signature(lines[s.Line-1])
+			sig = signature(string(lines[s.Line-1]))
+			end = max(end, symbols.End(f.Lang, lines, s.Line))
 		}
-		f.Defs = append(f.Defs, Def{Name: s.Name, Container: s.Container, Kind: s.Kind, Start: s.Line, End: s.Line, Signature: sig})
+		f.Defs = append(f.Defs, Def{Name: s.Name, Container: s.Container, Kind: s.Kind, Start: s.Line, End: end, Signature: sig})
 	}
 }
