@@ -39,17 +39,23 @@ func (d *dictionary) foldedText() []byte {
 	return d.folded
 }
 
+// A dictionary is of one word text of the entries: their words
+// (wordText) or their names (namesText).
+type textOf func(f *File) []byte
+
+func wordText(f *File) []byte  { return f.Text }
+func namesText(f *File) []byte { return f.Names }
+
 // newDictionary is the dictionary of the entries about to be written
 // (table rows, their bytes, and for each the row it is copied from in the
-// old table, -1 for a new entry): the old dictionary brought up to date
-// when there is one, otherwise one built from every entry.
-func (ix *Index) newDictionary(table []entry, blobs [][]byte, oldRows []int) *dictWriter {
-	if slices.ContainsFunc(oldRows, func(r int) bool { return r >= 0 }) {
-		if d := ix.dict(); d != nil {
-			return ix.updateDictionary(d, table, blobs, oldRows)
-		}
+// old table, -1 for a new entry), of the entries' text of: the old
+// dictionary brought up to date when there is one, otherwise one built
+// from every entry.
+func (ix *Index) newDictionary(old *dictionary, table []entry, blobs [][]byte, oldRows []int, of textOf) *dictWriter {
+	if old != nil && slices.ContainsFunc(oldRows, func(r int) bool { return r >= 0 }) {
+		return ix.updateDictionary(old, table, blobs, oldRows, of)
 	}
-	return buildDictionary(table, blobs)
+	return buildDictionary(table, blobs, of)
 }
 
 // posting is one (row, word number) of a posting list.
@@ -58,7 +64,7 @@ type posting struct{ row, k int32 }
 // buildDictionary is the dictionary of every entry. A row whose bytes do
 // not decode has no words in it (it is read as missing anyway); each row's
 // phrases bit is set from its facts.
-func buildDictionary(table []entry, blobs [][]byte) *dictWriter {
+func buildDictionary(table []entry, blobs [][]byte, of textOf) *dictWriter {
 	ids := map[string]int32{}
 	var words [][]byte
 	var seq []int32 // the word id of each (row, word number), row after row
@@ -74,7 +80,7 @@ func buildDictionary(table []entry, blobs [][]byte) *dictWriter {
 			continue
 		}
 		e.phrases = len(fl.Phrases) > 0
-		eachWord(fl.Text, func(w []byte) {
+		eachWord(of(fl), func(w []byte) {
 			key := unsafe.String(unsafe.SliceData(w), len(w)) // the bytes outlive the map
 			id, ok := ids[key]
 			if !ok {
@@ -118,7 +124,7 @@ func hasWords(e *entry) bool { return !e.skip && !e.unindex && !e.racy }
 // lists of rows no longer copied dropped, the new rows' words added and
 // the words left in no entry removed: a pass over the old lists instead of
 // hashing every word of every entry again.
-func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, oldRows []int) *dictWriter {
+func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, oldRows []int, of textOf) *dictWriter {
 	newRow := make([]int32, len(ix.table))
 	for i := range newRow {
 		newRow[i] = -1
@@ -128,7 +134,7 @@ func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, 
 			newRow[old] = int32(row)
 		}
 	}
-	fw := newRowWords(table, blobs, oldRows)
+	fw := newRowWords(table, blobs, oldRows, of)
 	// The old ids of the new rows' words.
 	oldOf := make([]int32, len(fw.words))
 	for i := range oldOf {
@@ -192,7 +198,7 @@ type freshWords struct {
 	start []int32   // word f's postings are posts[start[f]:start[f+1]]
 }
 
-func newRowWords(table []entry, blobs [][]byte, oldRows []int) *freshWords {
+func newRowWords(table []entry, blobs [][]byte, oldRows []int, of textOf) *freshWords {
 	rw := &freshWords{ids: map[string]int32{}}
 	type wp struct {
 		f int32
@@ -208,7 +214,7 @@ func newRowWords(table []entry, blobs [][]byte, oldRows []int) *freshWords {
 			continue
 		}
 		k := int32(0)
-		eachWord(fl.Text, func(w []byte) {
+		eachWord(of(fl), func(w []byte) {
 			key := unsafe.String(unsafe.SliceData(w), len(w))
 			f, ok := rw.ids[key]
 			if !ok {
@@ -294,22 +300,41 @@ func eachWord(text []byte, fn func(w []byte)) {
 	}
 }
 
-// dict is the dictionary, checked on first use; nil when the index has
-// none or it is damaged (then the index is rebuilt, with a warning).
-func (ix *Index) dict() *dictionary {
-	ix.dictOnce.Do(func() {
+// dictSection is one dictionary section of a mapping, decoded and checked
+// by its first use; a Keeper's views share it.
+type dictSection struct {
+	what string // the section, as a warning names it
+	b    []byte
+	crc  uint32
+	once sync.Once
+	d    *dictionary
+}
+
+// section is s decoded, checked on first use; nil when the index has none
+// or it is damaged (then the index is rebuilt, with a warning).
+func (ix *Index) section(s *dictSection) *dictionary {
+	if s == nil {
+		return nil
+	}
+	s.once.Do(func() {
 		if !ix.fresh || len(ix.table) == 0 {
 			return
 		}
-		d, ok := parseDictionary(ix.dictSec)
-		if !ok || crc32.Checksum(ix.dictSec, castagnoli) != ix.dictCRC {
-			ix.damaged("the dictionary")
+		d, ok := parseDictionary(s.b)
+		if !ok || crc32.Checksum(s.b, castagnoli) != s.crc {
+			ix.damaged(s.what)
 			return
 		}
-		ix.dictView = d
+		s.d = d
 	})
-	return ix.dictView
+	return s.d
 }
+
+// dict is the dictionary of the entries' words.
+func (ix *Index) dict() *dictionary { return ix.section(ix.words) }
+
+// nameDict is the dictionary of the entries' names (Facts.Names).
+func (ix *Index) nameDict() *dictionary { return ix.section(ix.names) }
 
 func parseDictionary(b []byte) (*dictionary, bool) {
 	if len(b) < 8 {
@@ -366,8 +391,8 @@ type Words struct {
 	// and the word's length.
 	groups []wordGroup
 	// refs are the (row, word number, group) of every entry word that
-	// matched, sorted by row then word number; first[row] is the row's
-	// first ref (len(table)+1 entries).
+	// matched, grouped by row (byRow); first[row] is the row's first ref
+	// (len(table)+1 entries).
 	refs  []wordRef
 	first []int32
 }
@@ -388,29 +413,40 @@ func (ix *Index) Words(m *match.Matcher) *Words {
 		return nil
 	}
 	w := &Words{pats: m.Terms()}
+	var refs []wordRef
 	matchWords(m, d.text, func(id int, ms []wordMatch, wlen int) {
 		gi := int32(len(w.groups))
 		w.groups = append(w.groups, wordGroup{ms: ms, wlen: wlen})
 		eachPosting(d.list(id), func(row, k int) {
-			w.refs = append(w.refs, wordRef{int32(row), int32(k), gi})
+			refs = append(refs, wordRef{int32(row), int32(k), gi})
 		})
 	})
-	slices.SortFunc(w.refs, func(a, b wordRef) int {
-		if a.row != b.row {
-			return int(a.row - b.row)
-		}
-		return int(a.k - b.k)
-	})
-	w.first = make([]int32, len(ix.table)+1)
-	for _, r := range w.refs {
-		if int(r.row) < len(ix.table) {
-			w.first[r.row+1]++
-		}
-	}
-	for i := 1; i < len(w.first); i++ {
-		w.first[i] += w.first[i-1]
-	}
+	w.refs, w.first = byRow(refs, len(ix.table), func(r *wordRef) int32 { return r.row })
 	return w
+}
+
+// byRow groups items by their row, a counting sort that keeps the order of
+// the items of one row: row r's are out[first[r]:first[r+1]]. Items of a
+// row outside the table are left out.
+func byRow[T any](items []T, rows int, rowOf func(*T) int32) (out []T, first []int32) {
+	first = make([]int32, rows+1)
+	for i := range items {
+		if r := rowOf(&items[i]); r >= 0 && int(r) < rows {
+			first[r+1]++
+		}
+	}
+	for r := 1; r <= rows; r++ {
+		first[r] += first[r-1]
+	}
+	out = make([]T, first[rows])
+	next := append([]int32(nil), first[:rows]...)
+	for i := range items {
+		if r := rowOf(&items[i]); r >= 0 && int(r) < rows {
+			out[next[r]] = items[i]
+			next[r]++
+		}
+	}
+	return out, first
 }
 
 // of is the refs of one row.
@@ -426,8 +462,11 @@ func (w *Words) Has(row int) bool { return len(w.of(row)) > 0 }
 
 // Terms marks in seen every term the matcher finds in f's words, as
 // f.Terms does.
-func (w *Words) Terms(f *File, seen []bool) {
-	for _, r := range w.of(f.entry) {
+func (w *Words) Terms(f *File, seen []bool) { w.TermsOf(f.entry, seen) }
+
+// TermsOf is Terms for the entry in a table row, without decoding it.
+func (w *Words) TermsOf(row int, seen []bool) {
+	for _, r := range w.of(row) {
 		for _, m := range w.groups[r.group].ms {
 			seen[m.t] = true
 		}
@@ -469,8 +508,22 @@ type Cands struct {
 	pats []Pattern
 	may  []bool
 	// runs[p][i] are the words of every entry that can hold run i of
-	// pattern p, sorted by row then word number.
-	runs [][][]runWord
+	// pattern p, grouped by row.
+	runs [][]rowWords
+}
+
+// rowWords are words grouped by row (byRow).
+type rowWords struct {
+	ws    []runWord
+	first []int32
+}
+
+// of is the words of one row.
+func (g rowWords) of(row int) []runWord {
+	if row < 0 || row+1 >= len(g.first) {
+		return nil
+	}
+	return g.ws[g.first[row]:g.first[row+1]]
 }
 
 type runWord struct {
@@ -485,12 +538,11 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	if d == nil {
 		return nil
 	}
-	c := &Cands{pats: pats, may: make([]bool, len(ix.table)), runs: make([][][]runWord, len(pats))}
+	c := &Cands{pats: pats, may: make([]bool, len(ix.table)), runs: make([][]rowWords, len(pats))}
 	if len(pats) == 0 {
 		return c
 	}
 	fold := d.foldedText()
-	count := make([]int32, len(ix.table))
 	for pi, p := range pats {
 		if p.any {
 			for i := range c.may {
@@ -498,42 +550,29 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 			}
 			continue
 		}
-		clear(count)
-		c.runs[pi] = make([][]runWord, len(p.runs))
+		c.runs[pi] = make([]rowWords, len(p.runs))
 		for i := range p.runs {
-			ws := runWords(d, p, i, fold)
-			c.runs[pi][i] = ws
-			for j, w := range ws {
-				if (j == 0 || ws[j-1].row != w.row) && int(w.row) < len(count) {
-					count[w.row]++ // a row counts once per run
-				}
-			}
+			c.runs[pi][i] = runWords(d, p, i, fold, len(ix.table))
 		}
-		for row, n := range count {
-			if int(n) == len(p.runs) {
-				c.may[row] = true
-			}
+		for row := range c.may {
+			c.may[row] = c.may[row] || slices.IndexFunc(c.runs[pi], func(g rowWords) bool { return len(g.of(row)) == 0 }) < 0
 		}
 	}
 	return c
 }
 
-// runWords are the entries' words that can hold run i of p.
-func runWords(d *dictionary, p Pattern, i int, fold []byte) []runWord {
-	var out []runWord
+// runWords are the entries' words that can hold run i of p, by row.
+func runWords(d *dictionary, p Pattern, i int, fold []byte, rows int) rowWords {
+	var ws []runWord
 	ids, lens := p.wordsFor(i, fold)
 	for j, id := range ids {
 		eachPosting(d.list(id), func(row, k int) {
-			out = append(out, runWord{int32(row), int32(k), lens[j]})
+			ws = append(ws, runWord{int32(row), int32(k), lens[j]})
 		})
 	}
-	slices.SortFunc(out, func(a, b runWord) int {
-		if a.row != b.row {
-			return int(a.row - b.row)
-		}
-		return int(a.k - b.k)
-	})
-	return out
+	var g rowWords
+	g.ws, g.first = byRow(ws, rows, func(w *runWord) int32 { return w.row })
+	return g
 }
 
 // May reports whether the entry in row may hold one of the patterns' terms.
@@ -550,7 +589,7 @@ func (c *Cands) Holds(f *File) bool {
 		}
 		runs := make([][]wordAt, len(p.runs))
 		for i := range p.runs {
-			for _, w := range rowWords(c.runs[pi][i], int32(f.entry)) {
+			for _, w := range c.runs[pi][i].of(f.entry) {
 				runs[i] = append(runs[i], wordAt{int(w.k), w.n})
 			}
 		}
@@ -559,16 +598,6 @@ func (c *Cands) Holds(f *File) bool {
 		}
 	}
 	return false
-}
-
-// rowWords is the part of ws (sorted by row) of one row.
-func rowWords(ws []runWord, row int32) []runWord {
-	lo, _ := slices.BinarySearchFunc(ws, row, func(w runWord, r int32) int { return int(w.row - r) })
-	hi := lo
-	for hi < len(ws) && ws[hi].row == row {
-		hi++
-	}
-	return ws[lo:hi]
 }
 
 // foldWords is text with ASCII upper case folded, in buf's array when it
@@ -611,4 +640,44 @@ func (p Pattern) wordsFor(i int, fold []byte) (ids []int, lens []int32) {
 		}
 		off = pos + 1
 	}
+}
+
+// NamesHeld reports, by table row, whether the entry's names (Facts.Names)
+// hold one of names; nil when the index has no usable names dictionary.
+func (ix *Index) NamesHeld(names []string) []bool {
+	d := ix.nameDict()
+	if d == nil {
+		return nil
+	}
+	held := make([]bool, len(ix.table))
+	for _, n := range names {
+		id := d.find(n)
+		if id < 0 {
+			continue
+		}
+		eachPosting(d.list(id), func(row, _ int) {
+			if row < len(held) {
+				held[row] = true
+			}
+		})
+	}
+	return held
+}
+
+// find is the number of word w in the dictionary, -1 when it has none
+// (its words are distinct).
+func (d *dictionary) find(w string) int {
+	needle := append([]byte(w), '\n')
+	for off := 0; off < len(d.text); {
+		j := bytes.Index(d.text[off:], needle)
+		if j < 0 {
+			return -1
+		}
+		at := off + j
+		if at == 0 || d.text[at-1] == '\n' {
+			return bytes.Count(d.text[:at], []byte{'\n'})
+		}
+		off = at + 1
+	}
+	return -1
 }

@@ -53,6 +53,14 @@ type Summary struct {
 	Phrases []Hit
 	// Shape is the scout's own record of the file (pkg/scout encodes it).
 	Shape []byte
+	// Names are the names the scout's shape holds (its symbols', headings'
+	// and keys', as the scout compares them with terms), in its order;
+	// NamesHeld finds the entries holding a name. A name holding a line
+	// break cannot be stored (Put makes the file unindexable).
+	Names []string
+	// Tally is a few bytes of the scout's kept in the table row, read
+	// without decoding the entry (Stat).
+	Tally []byte
 }
 
 // Def is one definition line: Line (1-based) and the name part's columns
@@ -335,6 +343,14 @@ func (f *Facts) Encode() []byte {
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.Shape)))
 	b = append(b, f.Shape...)
+	nn := 0
+	for _, name := range f.Names {
+		nn += len(name) + 1
+	}
+	b = binary.AppendUvarint(b, uint64(nn))
+	for _, name := range f.Names {
+		b = append(append(b, name...), '\n')
+	}
 	b = binary.AppendUvarint(b, uint64(len(f.words)))
 	b = binary.AppendUvarint(b, uint64(n))
 	for _, w := range f.words {
@@ -380,6 +396,17 @@ func (f *Facts) Encode() []byte {
 	b = append(b, ends...)
 	b = append(b, lists...)
 	return b
+}
+
+// namesStorable reports whether no name holds a line break, which
+// separates the names in an entry and in the names dictionary.
+func (f *Facts) namesStorable() bool {
+	for _, n := range f.Names {
+		if strings.IndexByte(n, '\n') >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // grown is s resized to n zeroed elements, reusing its array.

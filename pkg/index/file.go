@@ -13,7 +13,8 @@ import (
 // a delta; the number of definition lines and each as (line delta, start,
 // end - start); the number of phrase hits and each as (phrase, line, col,
 // column of the word holding its end, end in that word<<1 | key); the
-// shape's length and bytes; the number of words, the
+// shape's length and bytes; the length of the names' text and the text
+// (each name followed by '\n'); the number of words, the
 // length of the word text and the text (each word followed by '\n', so the
 // matcher can run over it in one pass, every word bounded as in the file);
 // then per word, in the same order, the end of its occurrence list (a
@@ -26,7 +27,9 @@ type File struct {
 
 	Summary
 	// Text is the word text; ends and lists the occurrence lists.
-	Text  []byte
+	Text []byte
+	// Names is the text of Facts.Names, each followed by '\n'.
+	Names []byte
 	nword int
 	entry int // the table row it was read from (Lookup), -1 otherwise
 	ends  []byte
@@ -60,6 +63,7 @@ func decodeFile(b []byte) (*File, error) {
 		f.Phrases = append(f.Phrases, h)
 	}
 	f.Shape = d.bytes(d.count())
+	f.Names = d.bytes(d.count())
 	f.nword = d.count()
 	f.Text = d.bytes(d.count())
 	f.ends = d.bytes(4 * f.nword)

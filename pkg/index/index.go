@@ -49,14 +49,13 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
 // Version is the format version; an index of another version is rebuilt.
-const Version = 2
+const Version = 3
 
 const (
 	magic      = "RTCHIDX\x00"
@@ -64,7 +63,7 @@ const (
 	fileName   = "index"
 	lockName   = "lock"
 	headerLen  = len(magic) + 4 + sha256.Size
-	footerLen  = 8 + 8 + 8 + 4 + 4 + len(footMagic)
+	footerLen  = 8 + 8 + 8 + 8 + 4 + 4 + 4 + len(footMagic)
 	racyWindow = 2 * time.Second
 )
 
@@ -99,6 +98,7 @@ type entry struct {
 	phrases  bool // the facts hold phrase hits
 	off, len int64
 	crc      uint32 // CRC-32C of the entry's bytes
+	tally    []byte // Facts.Tally, kept in the table
 }
 
 // Index is one tree's index as a run sees it: the entries of the file on
@@ -115,25 +115,41 @@ type Index struct {
 	mu      sync.Mutex
 	puts    map[string]put
 	changed bool
-	// dictSec is the dictionary section, checked by its first use (dict).
-	dictSec  []byte
-	dictCRC  uint32
-	dictOnce sync.Once
-	dictView *dictionary
-	// bad holds the table rows whose entry failed its checksum; warn,
-	// when set, is told once of the first damaged section.
-	bad      map[int]bool
-	anyBad   atomic.Bool
+	// words and names are the dictionary sections (of the entries' words
+	// and of their names), each checked by its first use; nil without an
+	// index file.
+	words, names *dictSection
+	// checks remembers which entries passed or failed their checksum in
+	// this mapping (shared by a Keeper's views, so an entry is checked
+	// once per mapping, not once per run); warn, when set, is told once of
+	// the first damaged section.
+	checks   *entryChecks
 	warn     func(string)
 	warnOnce sync.Once
 }
+
+// entryChecks is the outcome of each table row's checksum in one mapping:
+// 0 not checked yet, checkedGood, checkedBad. The mapping is read-only and
+// never rewritten in place (a save renames a new file in), so an entry
+// that passed once stays good for the mapping's life.
+type entryChecks struct{ state []atomic.Uint32 }
+
+const (
+	checkedGood = 1
+	checkedBad  = 2
+)
+
+func newEntryChecks(n int) *entryChecks { return &entryChecks{state: make([]atomic.Uint32, n)} }
+
+// bad reports whether row failed its checksum.
+func (c *entryChecks) bad(row int) bool { return c.state[row].Load() == checkedBad }
 
 type put struct {
 	size                   int64
 	id                     walk.Ident
 	racy                   bool
 	skip, unindex, phrases bool
-	blob                   []byte
+	blob, tally            []byte
 }
 
 // Fingerprint is what the stored facts depend on besides a file's bytes:
@@ -154,7 +170,7 @@ func Fingerprint(parts ...string) [sha256.Size]byte {
 // empty too, and warning says why: the run rebuilds it. The error is for a
 // directory that cannot be read at all.
 func Open(dir string, fp [sha256.Size]byte) (ix *Index, warning string, err error) {
-	ix = &Index{dir: dir, fp: fp, puts: map[string]put{}}
+	ix = &Index{dir: dir, fp: fp, puts: map[string]put{}, checks: newEntryChecks(0)}
 	p := filepath.Join(dir, fileName)
 	data, unmap, err := mapFile(p)
 	switch {
@@ -171,8 +187,11 @@ func Open(dir string, fp [sha256.Size]byte) (ix *Index, warning string, err erro
 		ix.data, ix.unmap, ix.changed = nil, nil, true
 		return ix, fmt.Sprintf("index %s: %v: rebuilding it", p, err), nil
 	}
-	ix.table, ix.fresh, ix.dictSec, ix.dictCRC = sec.table, sec.sameFP, sec.dict, sec.dictCRC
+	ix.table, ix.fresh = sec.table, sec.sameFP
+	ix.words = &dictSection{what: "the dictionary", b: sec.dict, crc: sec.dictCRC}
+	ix.names = &dictSection{what: "the names dictionary", b: sec.names, crc: sec.namesCRC}
 	ix.changed = !sec.sameFP
+	ix.checks = newEntryChecks(len(ix.table))
 	return ix, "", nil
 }
 
@@ -201,90 +220,115 @@ func (ix *Index) Close() {
 // is of this fingerprint, not racy, and f's size and identity are the
 // stored ones. A corrupt entry reads as missing.
 func (ix *Index) Lookup(f walk.File) (*File, bool) {
-	e := ix.trusted(f)
-	if e == nil || e.unindex {
+	st, ok := ix.Stat(f)
+	if !ok {
 		return nil, false
 	}
+	return ix.Read(st)
+}
+
+// Read decodes the entry Stat found trusted, checking its checksum the
+// first time this mapping's entry is read. A corrupt entry reads as
+// missing.
+func (ix *Index) Read(st Stat) (*File, bool) {
+	e := &ix.table[st.Row]
 	blob := ix.data[e.off : e.off+e.len]
-	if crc32.Checksum(blob, castagnoli) != e.crc {
-		ix.markBad(e)
+	if !ix.checkEntry(st.Row, blob) {
 		return nil, false
 	}
 	if e.skip {
-		sk, err := decodeSkip(f.Path, blob)
+		sk, err := decodeSkip(e.path, blob)
 		return &File{Skip: sk}, err == nil
 	}
 	fl, err := decodeFile(blob)
 	if err != nil {
 		return nil, false
 	}
-	fl.entry = ix.row(e)
+	fl.entry = st.Row
 	return fl, true
 }
 
-// row is e's number in the table.
-func (ix *Index) row(e *entry) int {
-	return int((uintptr(unsafe.Pointer(e)) - uintptr(unsafe.Pointer(&ix.table[0]))) / unsafe.Sizeof(*e))
+// Check reports whether the entry Stat found passes its checksum, as Read
+// checks it, for a caller that answers from the table row and the
+// dictionaries without decoding the entry: a damaged entry is still found
+// (warned of, its file read again, the index rewritten).
+func (ix *Index) Check(st Stat) bool {
+	e := &ix.table[st.Row]
+	return ix.checkEntry(st.Row, ix.data[e.off:e.off+e.len])
+}
+
+// checkEntry reports whether row's bytes pass their checksum, computing
+// it only the first time the mapping's row is read.
+func (ix *Index) checkEntry(row int, blob []byte) bool {
+	c := &ix.checks.state[row]
+	switch c.Load() {
+	case checkedGood:
+		return true
+	case checkedBad:
+		ix.markBad(row)
+		return false
+	}
+	if crc32.Checksum(blob, castagnoli) != ix.table[row].crc {
+		c.Store(checkedBad)
+		ix.markBad(row)
+		return false
+	}
+	c.Store(checkedGood)
+	return true
 }
 
 // markBad sets aside an entry that failed its checksum: it is not trusted
-// again in this run, so its file is read and stored afresh.
-func (ix *Index) markBad(e *entry) {
-	ix.mu.Lock()
-	if ix.bad == nil {
-		ix.bad = map[int]bool{}
-	}
-	ix.bad[ix.row(e)] = true
-	ix.anyBad.Store(true)
-	ix.mu.Unlock()
-	ix.damaged("the entry of " + e.path)
+// again while this mapping is used, so its file is read and stored afresh,
+// and the run's Save rewrites the index.
+func (ix *Index) markBad(row int) {
+	ix.checks.state[row].Store(checkedBad)
+	ix.damaged("the entry of " + ix.table[row].path)
 }
 
 // Stat is what the table says of a file without decoding its entry.
 type Stat struct {
-	// Row is the entry's number in the table, for Words and Candidates.
+	// Row is the entry's number in the table, for Words, Candidates and
+	// Read.
 	Row int
 	// Skip says the entry is a skip verdict; Phrases that its facts hold
 	// phrase hits.
 	Skip, Phrases bool
+	// Tally is the entry's Facts.Tally, a view of the mapped index.
+	Tally []byte
 }
 
 // Stat reports f's entry when Lookup would trust it (without checking the
-// entry's checksum, which Lookup does).
+// entry's checksum, which Read does).
 func (ix *Index) Stat(f walk.File) (Stat, bool) {
-	e := ix.trusted(f)
-	if e == nil || e.unindex {
+	row := ix.trusted(f)
+	if row < 0 || ix.table[row].unindex {
 		return Stat{}, false
 	}
-	return Stat{Row: ix.row(e), Skip: e.skip, Phrases: e.phrases}, true
+	e := &ix.table[row]
+	return Stat{Row: row, Skip: e.skip, Phrases: e.phrases, Tally: e.tally}, true
 }
 
-// trusted is f's entry when it can be trusted.
-func (ix *Index) trusted(f walk.File) *entry {
-	e := ix.find(f.Path)
-	if e == nil || !ix.fresh || e.racy || e.size != f.Size || e.id != f.ID || f.ID == (walk.Ident{}) {
-		return nil
+// trusted is the row of f's entry when it can be trusted, -1 otherwise.
+func (ix *Index) trusted(f walk.File) int {
+	row := ix.find(f.Path)
+	if row < 0 {
+		return -1
 	}
-	if ix.isBad(e) {
-		return nil
+	e := &ix.table[row]
+	if !ix.fresh || e.racy || e.size != f.Size || e.id != f.ID || f.ID == (walk.Ident{}) {
+		return -1
 	}
-	return e
-}
-
-// isBad reports whether e failed its checksum in this run.
-func (ix *Index) isBad(e *entry) bool {
-	if !ix.anyBad.Load() {
-		return false
+	if ix.checks.bad(row) {
+		ix.markBad(row) // found by another run of this mapping: this run rewrites too
+		return -1
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	return ix.bad[ix.row(e)]
+	return row
 }
 
 // Holds reports whether the index has a trusted entry for f (facts, a skip
 // verdict or an unindexable mark): a caller that read f anyway need not
 // store it again.
-func (ix *Index) Holds(f walk.File) bool { return ix.trusted(f) != nil }
+func (ix *Index) Holds(f walk.File) bool { return ix.trusted(f) >= 0 }
 
 // PutUnindexable records that f cannot be indexed (Extract refused it), so
 // that later runs read it without extracting its facts again.
@@ -297,26 +341,32 @@ func (ix *Index) PutUnindexable(f walk.File, readStart time.Time) {
 	ix.mu.Unlock()
 }
 
-func (ix *Index) find(p string) *entry {
+// find is the row of path p, -1 when the table has none.
+func (ix *Index) find(p string) int {
 	i := sort.Search(len(ix.table), func(i int) bool { return ix.table[i].path >= p })
 	if i < len(ix.table) && ix.table[i].path == p {
-		return &ix.table[i]
+		return i
 	}
-	return nil
+	return -1
 }
 
 // Put records the facts of f as read at readStart (the time the run
 // started reading, against which a young mtime makes the entry racy). It is
 // safe for concurrent use.
+// Facts whose names cannot be stored (one holds a line break) make the
+// file unindexable.
 func (ix *Index) Put(f walk.File, readStart time.Time, facts *Facts) {
-	ix.put(f, readStart, false, facts.Encode())
-	if len(facts.Phrases) > 0 {
-		ix.mu.Lock()
-		p := ix.puts[f.Path]
-		p.phrases = true
-		ix.puts[f.Path] = p
-		ix.mu.Unlock()
+	if !facts.namesStorable() {
+		facts.Release()
+		ix.PutUnindexable(f, readStart)
+		return
 	}
+	ix.put(f, readStart, false, facts.Encode())
+	ix.mu.Lock()
+	p := ix.puts[f.Path]
+	p.phrases, p.tally = len(facts.Phrases) > 0, facts.Tally
+	ix.puts[f.Path] = p
+	ix.mu.Unlock()
 	facts.Release()
 }
 
@@ -347,7 +397,7 @@ func (ix *Index) Save(files []walk.File) (wrote bool, err error) {
 		if _, ok := ix.puts[f.Path]; ok {
 			continue
 		}
-		if ix.reusable(f) != nil {
+		if ix.reusable(f) >= 0 {
 			kept++
 		}
 	}
@@ -373,14 +423,18 @@ func (ix *Index) Save(files []walk.File) (wrote bool, err error) {
 	return true, nil
 }
 
-// reusable is f's old entry when Save may copy it: of this fingerprint,
-// of f's identity, and not found damaged.
-func (ix *Index) reusable(f walk.File) *entry {
-	e := ix.find(f.Path)
-	if e == nil || !ix.fresh || e.size != f.Size || e.id != f.ID || ix.isBad(e) {
-		return nil
+// reusable is the row of f's old entry when Save may copy it: of this
+// fingerprint, of f's identity, and not found damaged; -1 otherwise.
+func (ix *Index) reusable(f walk.File) int {
+	row := ix.find(f.Path)
+	if row < 0 {
+		return -1
 	}
-	return e
+	e := &ix.table[row]
+	if !ix.fresh || e.size != f.Size || e.id != f.ID || ix.checks.bad(row) {
+		return -1
+	}
+	return row
 }
 
 // write streams the new index through a temporary and renames it in: the
@@ -411,19 +465,19 @@ func (ix *Index) write(files []walk.File) error {
 		oldRows = append(oldRows, oldRow)
 	}
 	dictOff := w.n
-	dictCRC := uint32(0)
-	for _, part := range ix.newDictionary(table, blobs, oldRows).parts() {
-		dictCRC = crc32.Update(dictCRC, castagnoli, part)
-		w.write(part)
-	}
+	dictCRC := w.section(ix.newDictionary(ix.dict(), table, blobs, oldRows, wordText).parts())
+	namesOff := w.n
+	namesCRC := w.section(ix.newDictionary(ix.nameDict(), table, blobs, oldRows, namesText).parts())
 	tableOff := w.n
 	tb := encodeTable(table)
 	w.write(tb)
 	foot := binary.LittleEndian.AppendUint64(nil, uint64(tableOff))
 	foot = binary.LittleEndian.AppendUint64(foot, uint64(len(table)))
 	foot = binary.LittleEndian.AppendUint64(foot, uint64(dictOff))
+	foot = binary.LittleEndian.AppendUint64(foot, uint64(namesOff))
 	foot = binary.LittleEndian.AppendUint32(foot, tableCRC(head, tb, foot))
 	foot = binary.LittleEndian.AppendUint32(foot, dictCRC)
+	foot = binary.LittleEndian.AppendUint32(foot, namesCRC)
 	w.write(append(foot, footMagic...))
 	if w.err == nil {
 		w.err = w.w.(*bufio.Writer).Flush()
@@ -440,22 +494,32 @@ func (ix *Index) write(files []walk.File) error {
 func (ix *Index) entryFor(f walk.File) (e entry, blob []byte, oldRow int, ok bool) {
 	e = entry{path: f.Path}
 	if p, ok := ix.puts[f.Path]; ok {
-		e.size, e.id, e.racy, e.skip, e.unindex, e.phrases, blob = p.size, p.id, p.racy, p.skip, p.unindex, p.phrases, p.blob
+		e.size, e.id, e.racy, e.skip, e.unindex, e.phrases, e.tally, blob = p.size, p.id, p.racy, p.skip, p.unindex, p.phrases, p.tally, p.blob
 		e.crc = crc32.Checksum(blob, castagnoli)
 		return e, blob, -1, true
 	}
-	old := ix.reusable(f)
-	if old == nil {
+	row := ix.reusable(f)
+	if row < 0 {
 		return e, nil, -1, false
 	}
-	e = *old
-	return e, ix.data[old.off : old.off+old.len], ix.row(old), true
+	e = ix.table[row]
+	return e, ix.data[e.off : e.off+e.len], row, true
 }
 
 type countWriter struct {
 	w   io.Writer
 	n   int64
 	err error
+}
+
+// section writes a section's parts and returns their CRC-32C.
+func (c *countWriter) section(parts [][]byte) uint32 {
+	crc := uint32(0)
+	for _, part := range parts {
+		crc = crc32.Update(crc, castagnoli, part)
+		c.write(part)
+	}
+	return crc
 }
 
 func (c *countWriter) write(b []byte) {
@@ -494,6 +558,8 @@ func encodeTable(t []entry) []byte {
 		b = binary.AppendUvarint(b, uint64(e.off))
 		b = binary.AppendUvarint(b, uint64(e.len))
 		b = binary.LittleEndian.AppendUint32(b, e.crc)
+		b = binary.AppendUvarint(b, uint64(len(e.tally)))
+		b = append(b, e.tally...)
 	}
 	return b
 }
@@ -508,10 +574,10 @@ func tableCRC(head, table, offsets []byte) uint32 {
 
 // sections are what parse finds in an index file.
 type sections struct {
-	table   []entry
-	sameFP  bool
-	dict    []byte
-	dictCRC uint32
+	table             []entry
+	sameFP            bool
+	dict, names       []byte
+	dictCRC, namesCRC uint32
 }
 
 // parse checks an index file's header, footer and table and reads the
@@ -525,16 +591,16 @@ func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
 		return sec, fmt.Errorf("format version %d, this build reads %d", v, Version)
 	}
 	foot := data[len(data)-footerLen:]
-	if string(foot[32:]) != footMagic {
+	if string(foot[footerLen-len(footMagic):]) != footMagic {
 		return sec, errors.New("truncated (no footer)")
 	}
 	le := binary.LittleEndian
-	tableOff, n, dictOff := le.Uint64(foot), le.Uint64(foot[8:]), le.Uint64(foot[16:])
-	if dictOff < uint64(headerLen) || tableOff < dictOff || tableOff > uint64(len(data)-footerLen) {
+	tableOff, n, dictOff, namesOff := le.Uint64(foot), le.Uint64(foot[8:]), le.Uint64(foot[16:]), le.Uint64(foot[24:])
+	if dictOff < uint64(headerLen) || namesOff < dictOff || tableOff < namesOff || tableOff > uint64(len(data)-footerLen) {
 		return sec, errors.New("bad section offsets (corrupt)")
 	}
 	tb := data[tableOff : len(data)-footerLen]
-	if tableCRC(data[:headerLen], tb, foot[:24]) != le.Uint32(foot[24:]) {
+	if tableCRC(data[:headerLen], tb, foot[:32]) != le.Uint32(foot[32:]) {
 		return sec, errors.New("checksum mismatch in the table (corrupt)")
 	}
 	d := decoder{b: tb}
@@ -549,6 +615,9 @@ func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
 		if c := d.bytes(4); c != nil {
 			e.crc = le.Uint32(c)
 		}
+		if t := d.bytes(d.count()); len(t) > 0 {
+			e.tally = t
+		}
 		if d.err == nil && (e.off < int64(headerLen) || e.off+e.len > int64(dictOff) || (len(sec.table) > 0 && sec.table[len(sec.table)-1].path >= e.path)) {
 			return sec, errors.New("bad entry (corrupt)")
 		}
@@ -558,6 +627,7 @@ func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
 		return sec, fmt.Errorf("table: %v (corrupt)", d.err)
 	}
 	sec.sameFP = bytes.Equal(data[len(magic)+4:headerLen], fp[:])
-	sec.dict, sec.dictCRC = data[dictOff:tableOff], le.Uint32(foot[28:])
+	sec.dict, sec.dictCRC = data[dictOff:namesOff], le.Uint32(foot[36:])
+	sec.names, sec.namesCRC = data[namesOff:tableOff], le.Uint32(foot[40:])
 	return sec, nil
 }

@@ -191,7 +191,7 @@ func TestSaveOpenLookup(t *testing.T) {
 	}
 	ix4.Close()
 	b, _ := os.ReadFile(filepath.Join(dir, "index"))
-	b[len(b)-30] ^= 1
+	b[len(b)-footerLen-3] ^= 1 // in the table
 	os.WriteFile(filepath.Join(dir, "index"), b, 0o600)
 	if _, warn, err := Open(dir, fp); err != nil || !strings.Contains(warn, "checksum") {
 		t.Errorf("a damaged index: warning %q, err %v", warn, err)
@@ -226,6 +226,7 @@ func savedTree(t *testing.T, phrases *match.Matcher, dirs ...string) (*Index, []
 			ino++
 			f := walk.File{Path: filepath.ToSlash(rel), Size: int64(len(b)), ID: walk.Ident{Dev: 1, Ino: ino, MtimeNs: 1, CtimeNs: 1}}
 			if fx, ok := Extract(f.Path, b, phrases); ok {
+				fx.Names = testNames(b)
 				ix.Put(f, time.Now(), fx)
 				files = append(files, f)
 				data[f.Path] = b
@@ -247,6 +248,19 @@ func savedTree(t *testing.T, phrases *match.Matcher, dirs ...string) (*Index, []
 	}
 	t.Cleanup(ix.Close)
 	return ix, files, data
+}
+
+// testNames stand in for the scout's names of a file: its first words,
+// folded.
+func testNames(b []byte) []string {
+	var out []string
+	for _, w := range bytes.FieldsFunc(b, func(r rune) bool { return r < 0x80 && !wordByte(byte(r)) }) {
+		if len(out) == 8 {
+			break
+		}
+		out = append(out, strings.ToLower(string(w)))
+	}
+	return out
 }
 
 // TestDictionaryAnswersAsEachFile: the hits and terms the dictionary gives
@@ -279,10 +293,20 @@ func dictionaryAgrees(t *testing.T, ix *Index, files []walk.File, wm *match.Matc
 	pats := []Pattern{NewPattern("strings.builder"), NewPattern("go.mod"), NewPattern("http.server"), NewPattern("json:\"")}
 	cands := ix.Candidates(pats)
 	held, matched := 0, 0
+	queryNames := []string{"zqxjunique", "absent name", "strings", "package"}
+	namesHeld := ix.NamesHeld(queryNames)
+	if namesHeld == nil {
+		t.Fatal("no names dictionary")
+	}
 	for _, f := range files {
 		fl, ok := ix.Lookup(f)
 		if !ok {
 			t.Fatalf("%s: not answered for", f.Path)
+		}
+		has := false
+		eachWord(fl.Names, func(w []byte) { has = has || slices.Contains(queryNames, string(w)) })
+		if namesHeld[fl.entry] != has {
+			t.Fatalf("%s: the names dictionary says %v, the entry's names %q", f.Path, namesHeld[fl.entry], fl.Names)
 		}
 		want, _ := fl.Hits(wm, phraseIdx, nil)
 		got, err := dw.Hits(fl, phraseIdx, nil)
@@ -328,12 +352,15 @@ func TestDictionaryFollowsRewrites(t *testing.T) {
 			b := append([]byte("// zqxjunique parses the Writer\n"), data[f.Path][len(data[f.Path])/2:]...)
 			f.Size, f.ID.Ino = int64(len(b)), f.ID.Ino+1000
 			fx, _ := Extract(f.Path, b, nil)
+			fx.Names = testNames(b)
 			ix.Put(f, now, fx)
 		}
 		next = append(next, f)
 		if i == 7 { // added after it
 			nf := walk.File{Path: f.Path + "_new.go", Size: 40, ID: walk.Ident{Dev: 1, Ino: 9999, MtimeNs: 1, CtimeNs: 1}}
-			fx, _ := Extract(nf.Path, []byte("package x // ZqxjUnique buffer readers\n"), nil)
+			b := []byte("package x // ZqxjUnique buffer readers\n")
+			fx, _ := Extract(nf.Path, b, nil)
+			fx.Names = testNames(b)
 			ix.Put(nf, now, fx)
 			next = append(next, nf)
 		}
@@ -352,6 +379,9 @@ func TestDictionaryFollowsRewrites(t *testing.T) {
 	if d := ix2.dict(); d == nil || bytes.Contains(d.text, []byte("\nzqxjunique\n")) == false {
 		t.Fatal("the edited file's new word is not in the dictionary")
 	}
+	if held := ix2.NamesHeld([]string{"zqxjunique"}); held == nil || len(slices.DeleteFunc(slices.Clone(held), func(b bool) bool { return !b })) != 2 {
+		t.Fatal("the names dictionary does not hold the edited and the added file's new name")
+	}
 }
 
 // TestDamagedSectionsAreFoundWhenUsed: a damaged dictionary or entry is
@@ -363,9 +393,11 @@ func TestDamagedSectionsAreFoundWhenUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dictOff := ixTableOff(good) - int64(len(ix.dictSec))
+	foot := good[len(good)-footerLen:]
+	dictOff, namesOff := int64(binary.LittleEndian.Uint64(foot[16:])), int64(binary.LittleEndian.Uint64(foot[24:]))
 	victim := ix.table[len(ix.table)/2]
-	cases := map[string]int64{"dictionary": dictOff + int64(len(ix.dictSec))/2, "entry": victim.off + victim.len/2}
+	cases := map[string]int64{"dictionary": (dictOff + namesOff) / 2, "names dictionary": (namesOff + ixTableOff(good)) / 2,
+		"entry": victim.off + victim.len/2}
 	for name, at := range cases {
 		b := append([]byte(nil), good...)
 		b[at] ^= 0x55
@@ -385,6 +417,13 @@ func TestDamagedSectionsAreFoundWhenUsed(t *testing.T) {
 				t.Fatal("a damaged dictionary was used")
 			}
 			dix.Words(m)
+		case "names dictionary":
+			if dix.NamesHeld([]string{"package"}) != nil {
+				t.Fatal("a damaged names dictionary was used")
+			}
+			if dix.Words(m) == nil {
+				t.Fatal("a damaged names dictionary took the words' with it")
+			}
 		case "entry":
 			vf := files[slices.IndexFunc(files, func(f walk.File) bool { return f.Path == victim.path })]
 			if _, ok := dix.Lookup(vf); ok {

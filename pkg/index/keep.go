@@ -54,9 +54,10 @@ func (k *Keeper) OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(s
 		if cur != nil {
 			k.retire(cur)
 		}
-		// The dictionary is checked and decoded once, for every view; a
+		// The dictionaries are checked and decoded once, for every view; a
 		// damaged one marks the base changed, so each view's Save repairs it.
 		ix.dict()
+		ix.nameDict()
 		cur = &kept{fp: fp, file: st, base: ix}
 		if k.held == nil {
 			k.held = map[string]*kept{}
@@ -77,9 +78,10 @@ func (k *Keeper) Close() {
 	}
 }
 
-// view is a run's index over c's mapping: the table and the decoded
-// dictionary are shared (read only); the puts, the entries found damaged
-// and the warnings (to warn, the run's own) belong to the run.
+// view is a run's index over c's mapping: the table, the decoded
+// dictionaries and the entries' checksum outcomes are shared (so an entry is
+// checked once per mapping); the puts and the warnings (to warn, the run's
+// own) belong to the run.
 func (k *Keeper) view(c *kept, warn func(string)) *Index {
 	c.views++
 	b := c.base
@@ -87,9 +89,7 @@ func (k *Keeper) view(c *kept, warn func(string)) *Index {
 	changed := b.changed
 	b.mu.Unlock()
 	v := &Index{dir: b.dir, root: b.root, fp: b.fp, data: b.data, table: b.table, fresh: b.fresh,
-		puts: map[string]put{}, changed: changed, dictSec: b.dictSec, dictCRC: b.dictCRC, warn: warn}
-	v.dictView = b.dictView
-	v.dictOnce.Do(func() {}) // b.dict() already decided it
+		puts: map[string]put{}, changed: changed, words: b.words, names: b.names, checks: b.checks, warn: warn}
 	v.unmap = func() {
 		k.mu.Lock()
 		defer k.mu.Unlock()
@@ -117,14 +117,4 @@ func sameIndexFile(old os.FileInfo, path string) bool {
 		return old == nil && err != nil
 	}
 	return os.SameFile(old, st) && old.Size() == st.Size() && old.ModTime().Equal(st.ModTime())
-}
-
-// PruneDefault removes, as opening the default location does, the indexes
-// in the user cache directory whose trees no longer exist, keeping root's.
-// A host that names the default directory itself (rtch-mcp passes it as
-// --index) calls it once.
-func PruneDefault(root string) {
-	if dir, err := Dir(root, ""); err == nil {
-		pruneGone(filepath.Dir(dir), dir)
-	}
 }

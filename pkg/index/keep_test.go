@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -100,8 +101,11 @@ func TestKeeperFollowsSaves(t *testing.T) {
 	if third.data == nil || &third.data[0] != &second.data[0] {
 		t.Fatal("an unchanged index file was mapped again")
 	}
+	if third.checks != second.checks {
+		t.Fatal("the views of one mapping check its entries each on their own")
+	}
 	// A view has the saved index's dictionary, decoded once for all views.
-	if third.Words(match.New([]string{"parse"})) == nil || third.dictView != second.dictView {
+	if third.Words(match.New([]string{"parse"})) == nil || third.words != second.words || third.names != second.names {
 		t.Fatal("a view has no dictionary of its own index, or decoded it again")
 	}
 	if wrote, err := third.Save(files); err != nil || wrote {
@@ -123,6 +127,63 @@ func TestKeeperFollowsSaves(t *testing.T) {
 	}
 }
 
+// TestKeeperViewsShareADamagedEntry: an entry one view of a mapping found
+// damaged is not trusted by the next view either (the checksum outcome is
+// kept per mapping, not checked again), which warns once, reads the file
+// again and rewrites the index.
+func TestKeeperViewsShareADamagedEntry(t *testing.T) {
+	root, files := keepTree(t, 3)
+	w := Where{Dir: filepath.Join(t.TempDir(), "ix")}
+	fp := Fingerprint("keep")
+	ix, err := OpenFor(root, w, fp, func(s string) { t.Errorf("warning: %s", s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	putAll(t, ix, files)
+	ix.Close()
+	if ix, _, err = Open(w.Dir, fp); err != nil {
+		t.Fatal(err)
+	}
+	victim := files[1]
+	e := ix.table[ix.find(victim.Path)]
+	ix.Close()
+	p := filepath.Join(w.Dir, fileName)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[e.off+e.len/2] ^= 0x55
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var k Keeper
+	defer k.Close()
+	for run := range 2 {
+		var warnings []string
+		v, err := k.OpenFor(root, w, fp, func(s string) { warnings = append(warnings, s) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if run == 0 {
+			if _, ok := v.Lookup(victim); ok {
+				t.Fatal("a damaged entry was answered for")
+			}
+			v.Close()
+		} else {
+			if v.Holds(victim) {
+				t.Fatal("the next view trusts the entry the first found damaged")
+			}
+			if wrote, err := v.Save(files); !wrote || err != nil {
+				t.Fatalf("the next view did not rewrite the damaged index: %v %v", wrote, err)
+			}
+			v.Close()
+		}
+		if len(warnings) != 1 || !strings.Contains(warnings[0], "rebuilding it") {
+			t.Fatalf("run %d: want one warning, got %q", run, warnings)
+		}
+	}
+}
+
 // TestKeeperKnowsEveryField is a tripwire: a view is built field by field
 // (keep.go, view), so a field added to Index must be given its place there
 // (shared with the base, the run's own, or left zero) and named here; a
@@ -131,10 +192,10 @@ func TestKeeperFollowsSaves(t *testing.T) {
 func TestKeeperKnowsEveryField(t *testing.T) {
 	known := map[string]string{
 		"dir": "shared", "root": "shared", "fp": "shared", "data": "shared", "table": "shared", "fresh": "shared",
-		"dictSec": "shared", "dictCRC": "shared", "dictView": "shared (decoded once by the base)",
-		"dictOnce": "done in the view", "changed": "copied from the base",
-		"unmap": "the view's release", "mu": "the run's", "puts": "the run's", "bad": "the run's",
-		"anyBad": "the run's", "warn": "the run's", "warnOnce": "the run's",
+		"words": "shared (decoded once by the base)", "names": "shared (decoded once by the base)",
+		"changed": "copied from the base",
+		"unmap":   "the view's release", "mu": "the run's", "puts": "the run's",
+		"checks": "shared (an entry is checked once per mapping)", "warn": "the run's", "warnOnce": "the run's",
 	}
 	typ := reflect.TypeOf(Index{})
 	for i := range typ.NumField() {
@@ -144,9 +205,10 @@ func TestKeeperKnowsEveryField(t *testing.T) {
 	}
 }
 
-// TestPruneDefault: the indexes in the user cache directory whose trees are
-// gone are removed; the named root's and a living tree's stay.
-func TestPruneDefault(t *testing.T) {
+// TestPruneGone: opening the default location removes the indexes in the
+// user cache directory whose trees are gone; the root's and a living
+// tree's stay.
+func TestPruneGone(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root, alive, gone := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "gone")
 	dirs := map[string]string{}
@@ -163,7 +225,11 @@ func TestPruneDefault(t *testing.T) {
 		}
 		dirs[r] = d
 	}
-	PruneDefault(root)
+	ix, err := OpenFor(root, Where{}, Fingerprint("p"), func(s string) { t.Errorf("warning: %s", s) })
+	if err != nil || ix == nil {
+		t.Fatalf("open: %v %v", ix, err)
+	}
+	ix.Close()
 	for r, want := range map[string]bool{root: true, alive: true, gone: false} {
 		if _, err := os.Stat(dirs[r]); (err == nil) != want {
 			t.Errorf("index of %s: exists %v, want %v", r, err == nil, want)

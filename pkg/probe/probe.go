@@ -284,7 +284,7 @@ func (p *passState) replay() ([]walk.File, error) {
 			p.keepUnmatched(f) // no word of it matches: nothing to decode
 			return
 		}
-		fl, ok := ix.Lookup(f)
+		fl, ok := ix.Read(st)
 		if ok && fl.Skip == nil {
 			var may bool
 			if cands != nil {

@@ -141,13 +141,16 @@ func (r *run) store(f walk.File, data []byte, sf *shapeFacts) {
 		r.ix.PutUnindexable(f, r.readStart)
 		return
 	}
-	fx.Shape = sf.encode()
+	fx.Shape, fx.Names, fx.Tally = sf.encode(), sf.names(), sf.tally()
 	r.ix.Put(f, r.readStart, fx)
 }
 
 // replay answers from the index for every file within the byte ceiling
 // that it holds unchanged and that cannot hold a term it does not answer
-// for; it returns the files left to read.
+// for; it returns the files left to read. A file whose stored names hold
+// no term and which has no phrase or handle finding is answered from its
+// table row alone (tallied); its entry is decoded only when its first
+// findings may still be among the capped findings (applyTallied).
 func (r *run) replay() []walk.File {
 	pats, all := complexPatterns(r.terms)
 	if r.ix == nil || all {
@@ -155,51 +158,152 @@ func (r *run) replay() []walk.File {
 	}
 	r.termM = match.New(r.terms)
 	r.words, r.cands = r.ix.Words(r.termM), r.ix.Candidates(pats)
-	read := make([]bool, len(r.files))
-	skips := make([]*walk.Skip, len(r.files))
+	var held []bool
+	if r.words != nil && r.cands != nil {
+		held = r.ix.NamesHeld(r.terms)
+	}
+	rp := &replayed{read: make([]bool, len(r.files)), skips: make([]*walk.Skip, len(r.files)),
+		tallied: make([]bool, len(r.files)), rows: make([]index.Stat, len(r.files))}
 	folds := make([][]byte, parallel.Workers())
 	seens := make([][]bool, parallel.Workers())
 	parallel.ForWorker(len(r.files), func(w, i int) {
-		f := r.files[i]
-		fl, ok := (*index.File)(nil), false
+		if seens[w] == nil {
+			seens[w] = make([]bool, len(r.terms))
+		}
+		st, ok := index.Stat{}, false
 		if r.within[i] {
-			fl, ok = r.ix.Lookup(f)
-		}
-		var has bool
-		switch {
-		case !ok || fl.Skip != nil:
-		case r.cands != nil:
-			has = r.cands.Holds(fl)
-		default:
-			has, folds[w] = fl.MayHold(pats, folds[w])
-		}
-		var sf *shapeFacts
-		var err error
-		if ok && !has && fl.Skip == nil {
-			sf, err = decodeShape(fl.Shape)
+			st, ok = r.ix.Stat(r.files[i])
 		}
 		switch {
-		case !ok || has || err != nil:
-			read[i] = true
-		case fl.Skip != nil:
-			skips[i] = fl.Skip
+		case !ok:
+			rp.read[i] = true
+		case held != nil && r.tally(i, st, held, seens[w]):
+			rp.tallied[i], rp.rows[i] = true, st
 		default:
-			if seens[w] == nil {
-				seens[w] = make([]bool, len(r.terms))
-			}
-			r.replayFile(i, fl, sf, seens[w])
+			folds[w] = r.replayEntry(i, st, pats, rp, folds[w], seens[w])
 		}
 	})
+	r.applyTallied(rp)
 	var toRead []walk.File
 	for i, f := range r.files {
-		if read[i] {
+		if rp.read[i] {
 			toRead = append(toRead, f)
 		}
-		if skips[i] != nil {
-			r.skips = append(r.skips, *skips[i])
+		if rp.skips[i] != nil {
+			r.skips = append(r.skips, *rp.skips[i])
 		}
 	}
 	return toRead
+}
+
+// replayed is what replay decided for each file.
+type replayed struct {
+	read    []bool       // read the file
+	skips   []*walk.Skip // the stored skip verdict
+	tallied []bool       // answered from the table row (tally)
+	rows    []index.Stat // the table rows of the tallied files
+}
+
+// replayEntry answers for file i from its decoded entry, or marks it to be
+// read (a corrupt entry, one that may hold a complex term); fold is the
+// worker's scratch, returned for reuse.
+func (r *run) replayEntry(i int, st index.Stat, pats []index.Pattern, rp *replayed, fold []byte, seen []bool) []byte {
+	fl, ok := r.ix.Read(st)
+	var has bool
+	switch {
+	case !ok || fl.Skip != nil:
+	case r.cands != nil:
+		has = r.cands.Holds(fl)
+	default:
+		has, fold = fl.MayHold(pats, fold)
+	}
+	var sf *shapeFacts
+	var err error
+	if ok && !has && fl.Skip == nil {
+		sf, err = decodeShape(fl.Shape)
+	}
+	switch {
+	case !ok || has || err != nil:
+		rp.read[i] = true
+	case fl.Skip != nil:
+		rp.skips[i] = fl.Skip
+	default:
+		r.outs[i] = newFileOut(int(fl.Bytes))
+		r.progress()
+		r.replayFile(i, fl, sf, seen)
+	}
+	return fold
+}
+
+// tally answers for file i from its table row when that is all it takes:
+// no name of its shape is a term (held), it cannot hold a complex term,
+// and it has no phrase or handle finding. Its outcome then is its counts,
+// the kinds of scan that touch it and the terms its words hold.
+func (r *run) tally(i int, st index.Stat, held []bool, seen []bool) bool {
+	if st.Skip || held[st.Row] || r.cands.May(st.Row) {
+		return false
+	}
+	counts, ok := decodeTally(st.Tally)
+	if !ok || counts[0]+counts[1]+counts[2] > 0 || !r.ix.Check(st) {
+		return false
+	}
+	out := newFileOut(int(r.files[i].Size))
+	for k, n := range counts {
+		if n > 0 {
+			out.counts[tallyScans[k]] += n
+		}
+	}
+	markTouched(r.files[i].Path, out)
+	r.termHits(st.Row, nil, out, seen)
+	r.outs[i] = out
+	r.progress()
+	return true
+}
+
+// applyTallied decodes the entries of the tallied files whose first
+// findings may still be among a scan's capped findings, in path order, and
+// applies them whole: the findings a run keeps of a scan are the first
+// capN of the files' first findings (merge), so a file past that point in
+// every scan of its items adds only its counts, which the tally gave. A
+// file still to be read counts as giving none, so no file that may be
+// needed is left out. An entry that fails its check is read instead.
+func (r *run) applyTallied(rp *replayed) {
+	var given [len(tallyScans)]int
+	var need []int
+	for i, out := range r.outs {
+		switch {
+		case out == nil:
+		case !rp.tallied[i]:
+			for k, scan := range tallyScans {
+				given[k] += len(out.findings[scan])
+			}
+		default:
+			needed := false
+			for k, scan := range tallyScans {
+				n := out.counts[scan]
+				needed = needed || (n > 0 && given[k] < r.capN)
+				given[k] += min(n, 2)
+			}
+			if needed {
+				need = append(need, i)
+			}
+		}
+	}
+	seen := make([]bool, len(r.terms))
+	for _, i := range need {
+		fl, ok := r.ix.Read(rp.rows[i])
+		var sf *shapeFacts
+		var err error
+		if ok {
+			sf, err = decodeShape(fl.Shape)
+		}
+		if !ok || err != nil {
+			rp.read[i], r.outs[i] = true, nil
+			continue
+		}
+		r.outs[i] = newFileOut(int(fl.Bytes))
+		r.replayFile(i, fl, sf, seen)
+	}
 }
 
 // IndexedPhrases are the phrases whose matches the tree index keeps for the
@@ -225,15 +329,25 @@ func IndexFingerprint(handles []string) [32]byte {
 	return index.Fingerprint(strings.Join(handles, "\x00"), strings.Join(IndexedPhrases(), "\x00"))
 }
 
-// replayFile gives file i its outcome from its stored facts.
+// replayFile gives file i, whose outcome r.outs[i] is new, its outcome
+// from its stored facts.
 func (r *run) replayFile(i int, fl *index.File, sf *shapeFacts, seen []bool) {
-	out := newFileOut(int(fl.Bytes))
-	r.outs[i] = out
-	r.progress()
+	out := r.outs[i]
+	r.termHits(-1, fl, out, seen)
+	r.apply(r.files[i].Path, sf, out)
+}
+
+// termHits records the terms the words of an entry hold: from the
+// dictionary's matches by table row when there are some, from the
+// entry's own words (fl) otherwise.
+func (r *run) termHits(row int, fl *index.File, out *fileOut, seen []bool) {
 	clear(seen)
-	if r.words != nil {
+	switch {
+	case r.words != nil && fl != nil:
 		r.words.Terms(fl, seen)
-	} else {
+	case r.words != nil:
+		r.words.TermsOf(row, seen)
+	default:
 		fl.Terms(r.termM, seen)
 	}
 	for t, s := range seen {
@@ -241,7 +355,6 @@ func (r *run) replayFile(i int, fl *index.File, sf *shapeFacts, seen []bool) {
 			out.termHits = append(out.termHits, t)
 		}
 	}
-	r.apply(r.files[i].Path, sf, out)
 }
 
 // complexPatterns are the patterns (index.Pattern) of the terms the
@@ -258,6 +371,46 @@ func complexPatterns(terms []string) (pats []index.Pattern, all bool) {
 		pats = append(pats, p)
 	}
 	return pats, false
+}
+
+// tallyScans are the scans whose per-file counts a tally holds, in its
+// order: the phrase and handle scans first (a file with one of those is
+// never answered from its tally alone), then the scans of items.
+var tallyScans = [...]string{ScanTruthPhrases, ScanDeprecation, ScanHandles,
+	ScanHeadings, ScanFrontmatter, ScanJSONKeys, ScanYAMLKeys, ScanTOMLKeys, ScanSymbols}
+
+// tally is the counts of each of tallyScans the facts give, as the index
+// keeps them in the file's table row.
+func (sf *shapeFacts) tally() []byte {
+	var counts [len(tallyScans)]int
+	counts[0], counts[1], counts[2] = sf.phraseCount[0], sf.phraseCount[1], len(sf.handles)
+	for _, it := range sf.items {
+		counts[slices.Index(tallyScans[:], it.scan)]++
+	}
+	var b []byte
+	for _, n := range counts {
+		b = binary.AppendUvarint(b, uint64(n))
+	}
+	return b
+}
+
+// decodeTally reads what tally wrote.
+func decodeTally(b []byte) (counts [len(tallyScans)]int, ok bool) {
+	d := &shapeDecoder{b: b}
+	for k := range counts {
+		counts[k] = d.uv()
+	}
+	return counts, d.err == nil && len(d.b) == 0
+}
+
+// names are the items' names as apply compares them with the terms, in
+// item order: what the index's names dictionary finds a term among.
+func (sf *shapeFacts) names() []string {
+	out := make([]string, len(sf.items))
+	for i, it := range sf.items {
+		out[i] = string(appendFold(nil, normalizeName(it.value)))
+	}
+	return out
 }
 
 // encode is the facts as the index keeps them.
