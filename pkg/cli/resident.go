@@ -15,6 +15,27 @@ type Resident struct {
 	Files walk.Lister
 	// Indexes holds tree indexes open across runs; nil opens them afresh.
 	Indexes *index.Keeper
+	// Index is the host's say in where its runs keep the tree index.
+	Index IndexChoice
+}
+
+// IndexChoice is what a host decides of the tree index of the tools it
+// runs (rtch-scout and rtch-probe read it through their index flags).
+type IndexChoice struct {
+	// Flag, when set, acts as the tools' own --index DIR or --no-index
+	// would (the host's flags): it wins over the configuration.
+	Flag *index.Where
+	// Default turns the index on, in the user cache directory, where
+	// neither the tools' flags nor the configuration decide.
+	Default bool
+}
+
+// IndexChoice is r's index choice; a shell's (r nil) is none.
+func (r *Resident) IndexChoice() IndexChoice {
+	if r == nil {
+		return IndexChoice{}
+	}
+	return r.Index
 }
 
 // Lister is r's file lister, nil (walk.Files) without one.

@@ -6,9 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/rtch/rtch/pkg/cli"
-	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/index"
-	"github.com/rtch/rtch/pkg/pipeline"
 	"github.com/rtch/rtch/pkg/snapshot"
 	"github.com/rtch/rtch/pkg/watch"
 )
@@ -44,8 +42,7 @@ func (o *Hot) Register(fs *flag.FlagSet) {
 
 // keep sets up what the handler reuses between calls.
 func (h *handler) keep(o Hot) error {
-	h.resident = &cli.Resident{Indexes: &index.Keeper{}}
-	h.indexArgs = h.indexFlags(o)
+	h.resident = &cli.Resident{Indexes: &index.Keeper{}, Index: indexChoice(h.root.Dir, o)}
 	if o.NoWatch {
 		return nil
 	}
@@ -68,41 +65,27 @@ func (h *handler) release() {
 	}
 }
 
-// indexFlags are the flags that give rtch-scout and rtch-probe the index
-// the server chose: --no-index, --index DIR, nothing when the root's
-// .rtch.toml turns the index on itself, otherwise the default location,
-// when it can be created (the server warns and goes without otherwise).
-func (h *handler) indexFlags(o Hot) []string {
+// indexChoice is what the server decides of the index of rtch-scout and
+// rtch-probe: --no-index and --index DIR as their own flags would; without
+// them, on in the user cache directory where the zone's configuration does
+// not decide (the stages read it on every call), unless that directory
+// cannot be created (the server warns once and goes without).
+func indexChoice(root string, o Hot) cli.IndexChoice {
 	switch {
 	case o.NoIndex:
-		return []string{"--no-index"}
+		return cli.IndexChoice{Flag: &index.Where{Off: true}}
 	case o.IndexDir != "":
-		return []string{"--index=" + o.IndexDir}
+		return cli.IndexChoice{Flag: &index.Where{Dir: o.IndexDir}}
 	}
-	if cfg, _, err := config.Load("", h.root.Dir); err == nil && (cfg.Index.Enabled || cfg.Index.Dir != "") {
-		return nil
-	}
-	dir, err := index.Dir(h.root.Dir, "")
+	dir, err := index.Dir(root, "")
 	if err == nil {
 		err = os.MkdirAll(filepath.Dir(dir), 0o700)
 	}
 	if err != nil {
 		if o.Warn != nil {
-			o.Warn("running without the tree index: " + err.Error())
+			o.Warn("running without the tree index unless the configuration names one: " + err.Error())
 		}
-		return []string{"--no-index"}
+		return cli.IndexChoice{}
 	}
-	index.PruneDefault(h.root.Dir)
-	return []string{"--index=" + dir}
-}
-
-// lane is the rtch lane of a call, with the server's index flags.
-func (h *handler) lane(intakeArgs []string) []pipeline.Stage {
-	stages := pipeline.Lane(intakeArgs)
-	for i, st := range stages {
-		if st.Tool.Name == "rtch-scout" || st.Tool.Name == "rtch-probe" {
-			stages[i].Args = append(append([]string{}, st.Args...), h.indexArgs...)
-		}
-	}
-	return stages
+	return cli.IndexChoice{Default: true}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/internal/testtree"
 )
 
@@ -222,5 +223,40 @@ func TestHotServerReusesTheWalk(t *testing.T) {
 	check("lost", 6, 5, 1, 4)
 	if !strings.Contains(h.tree.Stats().LastLost, "watch limit") {
 		t.Fatalf("lost: %q", h.tree.Stats().LastLost)
+	}
+}
+
+// TestIndexOnByDefaultUnlessTheZoneSaysWhere: without --index or
+// --no-index the server keeps the index in the user cache directory, and
+// a zone whose .rtch.toml names an [index] dir, even one written after the
+// server started, has its index there: the stages decide from the
+// configuration on every call, the server only supplies the default.
+func TestIndexOnByDefaultUnlessTheZoneSaysWhere(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	root := repo(t)
+	cs := connectHot(t, root, Hot{}, nil)
+	call := func(step string) {
+		t.Helper()
+		res := callTool(t, cs, "rtch_context", map[string]any{"goal": hotGoal, "enough": hotEnough})
+		if res.IsError {
+			t.Fatalf("%s: %s", step, textOf(res))
+		}
+	}
+	call("default")
+	r, err := NewRoot(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := index.Dir(r.Dir, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(def, "index")); err != nil {
+		t.Fatalf("no index in the user cache directory: %v", err)
+	}
+	testtree.Write(t, root, ".rtch.toml", "[index]\ndir = \".zone-index\"\n")
+	call("the zone names its index directory")
+	if _, err := os.Stat(filepath.Join(root, ".zone-index", "index")); err != nil {
+		t.Fatalf("the zone's [index] dir was overridden: %v", err)
 	}
 }

@@ -142,8 +142,6 @@ type handler struct {
 	// the index on every call, as the binaries do.
 	resident *cli.Resident
 	tree     *snapshot.Tree
-	// indexArgs are rtch-scout's and rtch-probe's index flags.
-	indexArgs []string
 }
 
 func newHandler(ctx context.Context, root Root, getenv func(string) string) (*handler, error) {

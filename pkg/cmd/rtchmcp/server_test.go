@@ -42,17 +42,25 @@ func repo(t *testing.T) string {
 // client session; progress notifications go to onProgress.
 func connect(t *testing.T, root string, onProgress func(*mcp.ProgressNotificationParams)) *mcp.ClientSession {
 	t.Helper()
+	return connectHot(t, root, Hot{IndexDir: filepath.Join(t.TempDir(), "index")}, onProgress)
+}
+
+// connectHot is connect with the server's flags hot (its Getenv is set
+// here).
+func connectHot(t *testing.T, root string, hot Hot, onProgress func(*mcp.ProgressNotificationParams)) *mcp.ClientSession {
+	t.Helper()
 	ctx := context.Background()
 	r, err := NewRoot(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, stop, err := NewServer(ctx, r, Hot{Getenv: func(k string) string {
+	hot.Getenv = func(k string) string {
 		if k == "SOURCE_DATE_EPOCH" {
 			return "1767225600"
 		}
 		return os.Getenv(k)
-	}, IndexDir: filepath.Join(t.TempDir(), "index")})
+	}
+	srv, stop, err := NewServer(ctx, r, hot)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,23 +28,11 @@ func (f *IndexFlags) Register(fs *flag.FlagSet) {
 // Open opens the tree index of root that the flags and the configuration
 // ask for (nil when off). fp is the fingerprint of what the caller stores.
 func (f *IndexFlags) Open(env *cli.Env, cfg *config.Config, root string, fp [32]byte) (*index.Index, error) {
-	ix, err := env.Resident.OpenIndex(root, f.where(cfg, root), fp, func(s string) { env.Warnf("%s", s) })
+	ix, err := env.Resident.OpenIndex(root, f.where(env.Resident.IndexChoice(), cfg, root), fp, func(s string) { env.Warnf("%s", s) })
 	if err != nil {
 		return nil, cli.Usage("%v", err)
 	}
 	return ix, nil
-}
-
-// where is the index location the flags and the configuration ask for.
-func (f *IndexFlags) where(cfg *config.Config, root string) index.Where {
-	w := index.Where{Dir: f.Dir, Off: f.Off || (f.Dir == "" && !cfg.Index.Enabled && cfg.Index.Dir == "")}
-	if w.Dir == "" && cfg.Index.Dir != "" {
-		w.Dir = cfg.Index.Dir
-		if !filepath.IsAbs(w.Dir) {
-			w.Dir = filepath.Join(root, w.Dir)
-		}
-	}
-	return w
 }
 
 // graphFacts is the file, beside root's index, that keeps the code graph's
@@ -56,7 +44,7 @@ const graphFacts = "graph-facts"
 // the graph is built without it, as a missing default index directory does;
 // a directory the user named that cannot be used is an error.
 func (f *IndexFlags) GraphCache(env *cli.Env, cfg *config.Config, root string) (*codegraph.FactsCache, error) {
-	w := f.where(cfg, root)
+	w := f.where(env.Resident.IndexChoice(), cfg, root)
 	file, err := index.Beside(root, w, graphFacts)
 	if err == nil && file != "" {
 		var c *codegraph.FactsCache
@@ -76,6 +64,28 @@ func (f *IndexFlags) GraphCache(env *cli.Env, cfg *config.Config, root string) (
 	}
 	env.Warnf("building the graph without its facts cache: %v", err)
 	return nil, nil
+}
+
+// where decides where the index is, first decider first: the flags, the
+// host's flags (rtch-mcp's --index, --no-index), the configuration
+// ([index] dir, relative to the zone root, or enabled), the host's default
+// (rtch-mcp turns it on); otherwise it is off.
+func (f *IndexFlags) where(host cli.IndexChoice, cfg *config.Config, root string) index.Where {
+	switch {
+	case f.Off || f.Dir != "":
+		return index.Where{Dir: f.Dir, Off: f.Off}
+	case host.Flag != nil:
+		return *host.Flag
+	case cfg.Index.Dir != "":
+		dir := cfg.Index.Dir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(root, dir)
+		}
+		return index.Where{Dir: dir}
+	case cfg.Index.Enabled || host.Default:
+		return index.Where{}
+	}
+	return index.Where{Off: true}
 }
 
 // Progress reports files done, the total and the rate, as a progress line
