@@ -142,6 +142,23 @@ func ScoutTerms(in schema.Intake, handles []string) []string {
 	return out
 }
 
+// ScoutGroups maps each folded goal term that spells an idea with others
+// to its group (schema.GoalTerm's Group), for the scout's Options.Groups;
+// nil when the intake groups nothing.
+func ScoutGroups(in schema.Intake) map[string]string {
+	var out map[string]string
+	for _, g := range in.GoalTerms {
+		if g.Group == "" {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[match.Fold(strings.TrimSpace(g.Term))] = g.Group
+	}
+	return out
+}
+
 // TestSubject names the module a test file tests, by the common layouts:
 // test_pycode_ast.py → pycode_ast.py (whose path may be pycode/ast.py),
 // parse_test.go → parse.go, widget.test.ts → widget.ts, FooTest.java →
@@ -414,6 +431,7 @@ func (b *builder) goalTerm(g schema.GoalTerm, gc *goalCtx) {
 	}
 	t, st := b.goalFile(g, t)
 	c := schema.Candidate{Term: t, GoalKind: g.Kind, GoalCount: g.Count, InTitle: inTitle(b.in.Intake.Goal, g)}
+	b.group(&c, g)
 	if !hasAlnum(t) {
 		c.Origin, c.Use = "noise", UseExploratory
 		c.Notes = fmt.Sprintf("goal term (%s) without a letter or digit: punctuation, not a name", g.Kind)
@@ -454,6 +472,19 @@ func (b *builder) goalTerm(g schema.GoalTerm, gc *goalCtx) {
 	}
 	addLocations(&c, st)
 	b.add(c)
+}
+
+// group carries a goal term's idea onto its candidate: the group and the
+// document frequency and IDF of the files holding any of its spellings.
+func (b *builder) group(c *schema.Candidate, g schema.GoalTerm) {
+	if g.Group == "" || c.Term != strings.TrimSpace(g.Term) {
+		return // a term that stands for a file it names is no spelling
+	}
+	c.Group = g.Group
+	if b.in.Scout != nil {
+		c.GroupDF = b.in.Scout.GroupDF[g.Group]
+	}
+	c.GroupIDF = round(IDF(b.n, c.GroupDF))
 }
 
 // goalFile returns the term and stats to classify: a goal term with a file

@@ -57,6 +57,9 @@ type Intake struct {
 	ForbiddenAssumptions  []string `toml:"forbidden_assumptions"`
 	KnownNeighborSurfaces []string `toml:"known_neighbor_surfaces"`
 	BudgetTokens          int      `toml:"budget_tokens"`
+	// Ideas groups the goal terms that spell one idea (rtch-intake
+	// --ideas, intake.Ideas); off by default.
+	Ideas bool `toml:"ideas"`
 }
 
 // Walk configures the walker.

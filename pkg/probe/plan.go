@@ -79,6 +79,10 @@ type censusTerm struct {
 	// than the candidate's capped locations tell).
 	df, defFiles int
 	bit          uint64 // its own bit in a line's window mask (assignBits), 0 if none
+	// group is the idea the term spells with others, groupIDF the IDF of
+	// the files holding any of its spellings (the candidate's).
+	group    string
+	groupIDF float64
 }
 
 // plan builds the census terms and the probes for a basket.
@@ -104,7 +108,8 @@ func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budg
 			continue
 		}
 		ct := censusTerm{text: match.Fold(c.Term), cand: ci, origin: c.Origin, use: c.Use, idf: c.IDF, goalKind: c.GoalKind, goalCount: c.GoalCount, inTitle: c.InTitle,
-			generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations), df: c.DF, defFiles: len(definingFiles(c.Locations))}
+			generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations), df: c.DF, defFiles: len(definingFiles(c.Locations)),
+			group: c.Group, groupIDF: c.GroupIDF}
 		if c.Use == "neighbor_only" {
 			ct.neighbor = true
 			ct.text = match.Fold(path.Base(c.Term))

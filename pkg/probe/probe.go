@@ -461,7 +461,7 @@ func (r *run) rankTerms() []rank.Term {
 	rterms := make([]rank.Term, len(r.terms))
 	for i, t := range r.terms {
 		rterms[i] = rank.Term{Term: t.text, Origin: t.origin, Use: t.use, IDF: t.idf, Generic: t.generic, GoalKind: t.goalKind,
-			GoalCount: t.goalCount, InTitle: t.inTitle, DF: t.df, DefFiles: t.defFiles}
+			GoalCount: t.goalCount, InTitle: t.inTitle, DF: t.df, DefFiles: t.defFiles, Group: t.group, GroupIDF: t.groupIDF}
 		if t.phrase != "" {
 			rterms[i].Use = "caution"
 		}

@@ -102,6 +102,11 @@ type Weights struct {
 	// Repeat adds this fraction per doubling of the term's mentions in the
 	// goal (1 + Repeat·log2(count)): what the goal keeps coming back to.
 	Repeat float64
+	// IdeaK3 saturates the number of spellings n the goal writes of one
+	// idea (restart, restarts), scored once as a group: its trust is
+	// multiplied by n·(IdeaK3+1)/(n+IdeaK3), BM25's query-term frequency.
+	// 0 gives every group the weight of one spelling.
+	IdeaK3 float64
 	// GenericAlone multiplies the score of a generic term without pairing.
 	GenericAlone float64
 	// Coverage raises a file's score by this fraction per additional
@@ -220,6 +225,7 @@ var Default = Weights{
 	Pressure:         0.15,
 	Title:            2.5,
 	Repeat:           0.5,
+	IdeaK3:           1,
 	GenericAlone:     0.4,
 	Coverage:         0,
 	TestPenalty:      0.1,
@@ -256,6 +262,11 @@ type Term struct {
 	// DF is the number of files holding the term; DefFiles how many of
 	// them define it as code (the scout's symbol confirmations; 0 unknown).
 	DF, DefFiles int
+	// Group is the idea the term spells with other terms ("" for none),
+	// GroupIDF the IDF of the files holding any of its spellings: a group
+	// is scored as one term (groupIdeas).
+	Group    string
+	GroupIDF float64
 }
 
 // TermEvidence is what one file holds of one term, by field.
@@ -317,11 +328,14 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 	if avg <= 0 {
 		avg = 1
 	}
-	active := 0
 	trusts := make([]float64, len(terms))
 	for i, t := range terms {
 		trusts[i] = trust(w, t, p.Profile)
-		if trusts[i] > 0 && t.IDF > 0 {
+	}
+	terms, trusts, id := groupIdeas(terms, trusts, w)
+	active := 0
+	for i, t := range terms {
+		if trusts[i] > 0 && t.IDF > 0 && (i >= id.base || id.of[i] < 0) {
 			active++
 		}
 	}
@@ -341,7 +355,8 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 		s := Scored{File: f}
 		lenNorm := 1 - w.B + w.B*float64(f.Bytes)/avg
 		var cs []contrib
-		for _, e := range f.Evidence {
+		evidence, matched := id.merge(f.Evidence)
+		for _, e := range evidence {
 			t := terms[e.Term]
 			tr := trusts[e.Term]
 			if tr == 0 {
@@ -412,7 +427,12 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 				continue
 			}
 			sc := t.IDF * tr * (tf*(w.K1+1)/(tf+w.K1) + bonus*(w.K1+1))
-			cs = append(cs, contrib{t.Term, t.Origin, sc, fields, body})
+			c := contrib{term: t.Term, origin: t.Origin, score: sc, fields: fields, body: body}
+			if e.Term >= id.base {
+				c.spelled = matched[e.Term-id.base]
+				c.term = spellings(terms, c.spelled)
+			}
+			cs = append(cs, c)
 		}
 		if len(cs) == 0 {
 			continue
@@ -420,7 +440,12 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 		slices.SortStableFunc(cs, func(a, b contrib) int { return cmp.Compare(b.score, a.score) })
 		for _, c := range cs {
 			s.Score += c.score
-			s.Terms = append(s.Terms, c.term)
+			if c.spelled == nil {
+				s.Terms = append(s.Terms, c.term)
+			}
+			for _, m := range c.spelled {
+				s.Terms = append(s.Terms, terms[m].Term)
+			}
 		}
 		s.reasons = cs[:min(len(cs), 5)]
 		if active > 1 {
@@ -485,6 +510,9 @@ type contrib struct {
 	score        float64
 	fields       []string
 	body         int
+	// spelled are the matched spellings of a group (their term indices),
+	// nil for a plain term.
+	spelled []int
 }
 
 // String is the reason as the rank record writes it:

@@ -96,6 +96,15 @@ type Candidate struct {
 	// InTitle is true when the goal has several lines and the term occurs in
 	// its first one, the title of a commit message or an issue.
 	InTitle bool `json:"in_title,omitempty"`
+	// Group is the idea the term spells with other candidates (the goal
+	// term's group, set by rtch-intake --ideas): the ranking scores the
+	// group's spellings as one term.
+	Group string `json:"group,omitempty"`
+	// GroupDF is the number of walked files containing any spelling of the
+	// group.
+	GroupDF int `json:"group_df,omitempty"`
+	// GroupIDF is the IDF of GroupDF, the group's weight in the ranking.
+	GroupIDF float64 `json:"group_idf,omitempty"`
 }
 
 // Basket is rtch.basket: closes the candidate basket.

@@ -81,4 +81,11 @@ type GoalTerm struct {
 	Line int    `json:"line,omitempty"`
 	// Count is how many times the term occurs in the goal.
 	Count int `json:"count"`
+	// Group names the idea the term spells when the goal writes it in more
+	// than one spelling (restart, restarts, restarted; back-off, backoff):
+	// the English Snowball stem of the term without its hyphens and
+	// underscores, shared by every spelling. Set only by rtch-intake
+	// --ideas; each spelling stays a term of its own, and the ranking
+	// counts the group once.
+	Group string `json:"group,omitempty"`
 }

@@ -19,6 +19,7 @@ import (
 	"path"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -91,6 +92,9 @@ type Options struct {
 	Walk walk.Options
 	// Terms are the goal terms and seeds to confirm in shape and count.
 	Terms []string
+	// Groups maps a folded term to the idea it spells (schema.GoalTerm's
+	// Group); the scout counts each group's files once (Result.GroupDF).
+	Groups map[string]string
 	// Handles are durable-handle regular expressions; nil means DefaultHandles.
 	Handles []string
 	// FindingsCap caps each scan's findings in the record; 0 means 200.
@@ -147,6 +151,9 @@ type Result struct {
 	Shape schema.Shape
 	// Terms has the stats of Options.Terms, by folded term.
 	Terms map[string]*TermStats
+	// GroupDF is the number of walked text files whose content contains
+	// any term of a group of Options.Groups, by group.
+	GroupDF map[string]int
 	// Handles are durable handles found in the tree, in path order, capped.
 	Handles []schema.ShapeFinding
 	// HandleCount is the number of distinct handle values.
@@ -694,6 +701,7 @@ func (r *run) merge() {
 		for _, t := range out.termHits {
 			res.Terms[r.terms[t]].DF++
 		}
+		r.countGroups(out.termHits)
 		for _, tc := range out.confirms {
 			addConfirm(res.Terms[r.terms[tc.term]], tc.c)
 		}
@@ -723,6 +731,25 @@ func (r *run) merge() {
 	sh.Corpus.Docs = docs
 	if docs > 0 {
 		sh.Corpus.AvgLen = float64(totalBytes) / 4 / float64(docs)
+	}
+}
+
+// countGroups adds one file's terms to the document frequencies of their
+// groups, each group once.
+func (r *run) countGroups(hits []int) {
+	if len(r.o.Groups) == 0 {
+		return
+	}
+	if r.res.GroupDF == nil {
+		r.res.GroupDF = map[string]int{}
+	}
+	var seen []string
+	for _, t := range hits {
+		g := r.o.Groups[r.terms[t]]
+		if g != "" && !slices.Contains(seen, g) {
+			seen = append(seen, g)
+			r.res.GroupDF[g]++
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/rtch/rtch/pkg/cli"
@@ -26,6 +27,8 @@ type options struct {
 	knownTarget                               string
 	seeds, forbid, neighbors                  cli.Strings
 	budget                                    int
+	ideas                                     bool
+	ideasSet                                  bool
 }
 
 // Tool returns the rtch-intake tool.
@@ -65,6 +68,11 @@ rtch-intake --goal-file issue.md --profile code_path --fanout normal --risk read
 			fs.Var(&o.forbid, "forbid", "a forbidden assumption `TEXT`: a path or term to exclude (repeatable)")
 			fs.Var(&o.neighbors, "neighbor", "a known neighbor surface `PATH`, read as neighbor only (repeatable)")
 			fs.IntVar(&o.budget, "budget-tokens", 0, "hydration token budget `N` (overrides the fanout default)")
+			fs.BoolFunc("ideas", "group the goal terms that spell one idea (restart, restarts; back-off, backoff) so the ranking counts it once ([intake] ideas; default off)", func(v string) error {
+				b, err := strconv.ParseBool(v)
+				o.ideas, o.ideasSet = b, true
+				return err
+			})
 		},
 		Inputs: func() []string {
 			var in []string
@@ -139,6 +147,9 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	rec, err := intake.Build(m)
 	if err != nil {
 		return cli.Failed(err)
+	}
+	if o.ideas || (!o.ideasSet && cfg.Intake.Ideas) {
+		rec.GoalTerms = intake.Ideas(rec.Goal, rec.GoalTerms)
 	}
 	for _, w := range rec.Warnings {
 		env.Warnf("%s: %s", w.Code, w.Message)

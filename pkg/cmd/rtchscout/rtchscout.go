@@ -126,6 +126,7 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 	o := scout.Options{
 		Walk:         scout.WalkOptions(cfg, zone.ZoneRoot),
 		Terms:        basket.ScoutTerms(*in, handlesOrNil(cfg.Scout.DurableHandles)),
+		Groups:       basket.ScoutGroups(*in),
 		Handles:      handlesOrNil(cfg.Scout.DurableHandles),
 		FindingsCap:  cfg.Scout.FindingsCap,
 		CeilingBytes: cfg.Scout.CeilingBytes,
