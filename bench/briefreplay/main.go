@@ -10,8 +10,10 @@
 // judged by a full run of bench/eval beside BM25.
 //
 //	go run ./bench/briefreplay --bin /tmp/bin --base-bin /tmp/base --streams /tmp/probe-streams \
-//	  --tasks go-commits.jsonl --tasks swebench-verified-dev.jsonl [--json out.json] [--jobs 2]
+//	  --tasks go-commits.jsonl --tasks swebench-verified-dev.jsonl [--json out.json] [--jobs 2] [--briefs DIR]
 //
+// --briefs DIR also keeps each task's md brief (DIR/ID.md) for reading what
+// a change did.
 // With --diff old.json the tasks whose brief line recall changed are listed.
 package main
 
@@ -48,7 +50,7 @@ type result struct {
 }
 
 type options struct {
-	bin, base, streams, cache string
+	bin, base, streams, cache, briefs string
 }
 
 func main() {
@@ -59,6 +61,7 @@ func main() {
 	flag.StringVar(&o.base, "base-bin", "", "directory of the binaries that write the saved streams (default --bin)")
 	flag.StringVar(&o.streams, "streams", "", "directory of the saved probe streams (created)")
 	flag.StringVar(&o.cache, "cache", filepath.Join(home, ".cache/rtch-eval"), "bench/eval's trees")
+	flag.StringVar(&o.briefs, "briefs", "", "also write each task's md brief here (created)")
 	jobs := flag.Int("jobs", 2, "tasks at a time")
 	out := flag.String("json", "", "write the per-task results here")
 	diff := flag.String("diff", "", "an earlier --json to compare with")
@@ -70,8 +73,13 @@ func main() {
 	if o.base == "" {
 		o.base = o.bin
 	}
-	if err := os.MkdirAll(o.streams, 0o755); err != nil {
-		fail(err)
+	for _, d := range []string{o.streams, o.briefs} {
+		if d == "" {
+			continue
+		}
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			fail(err)
+		}
 	}
 	all, sets, err := replay.ReadTasks(tasks)
 	if err != nil {
@@ -131,6 +139,12 @@ func one(t evalscore.Task, set string, o options) result {
 	if err != nil {
 		r.Error = err.Error()
 		return r
+	}
+	if o.briefs != "" {
+		if err := os.WriteFile(filepath.Join(o.briefs, filepath.Base(stream[:len(stream)-len(".ndjson")])+".md"), md, 0o644); err != nil {
+			r.Error = err.Error()
+			return r
+		}
 	}
 	var spans []evalscore.Span
 	for _, sp := range brief.Spans(string(md)) {

@@ -238,3 +238,29 @@ func TestHalfFirstWindowBelowTheTop(t *testing.T) {
 		}
 	}
 }
+
+// TestBestFileDeepFirst: the first surface in fill order takes its
+// topDepth further windows before ranks 2 and 3 take theirs; the budget here
+// holds about twenty windows.
+func TestBestFileDeepFirst(t *testing.T) {
+	files := map[string]string{}
+	var ss []schema.RankedSurface
+	for _, p := range []string{"a.go", "b.go", "c.go", "d.go"} {
+		files[p] = numbered(p, 2000)
+		var anchors []int
+		for l := 100; l <= 2000; l += 100 {
+			anchors = append(anchors, l)
+		}
+		ss = append(ss, schema.RankedSurface{Path: p, Anchors: anchors})
+	}
+	root := writeTree(t, files)
+	res, err := Hydrate(input(ss...), opts(root, 8000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	noOverlap(t, res)
+	a, b, c := held(res, "a.go"), held(res, "b.go"), held(res, "c.go")
+	if len(a) != 1+topDepth || len(b) > 2 || len(c) > 2 {
+		t.Fatalf("windows: a.go %d (want %d), b.go %d, c.go %d (want at most 2 each)", len(a), 1+topDepth, len(b), len(c))
+	}
+}

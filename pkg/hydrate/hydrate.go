@@ -46,6 +46,14 @@ const fullFirstTop = 3
 // cluster (hitAnchors), or the whole-file upgrade.
 const secondTop = 6
 
+// topDepth is how many further steps the first surface in fill order (the
+// ranking's best file, or the known target) takes right after the first
+// chunks of the breadthTop best, before the others take their further
+// windows: that file holds most of the gold lines, and on SWE-bench dev its
+// second to fifth windows held 10-24 points of line recall per 1,000
+// tokens, the further windows of ranks 2 and 3 0-3 (docs/decisions/brief.md).
+const topDepth = 12
+
 // maxAnchors caps the target lines considered on one surface.
 const maxAnchors = 32
 
@@ -1113,7 +1121,8 @@ func (h *hydrator) limitation(sf *surface, st *step, c schema.Chunk, s, e int) s
 
 // fill spends the budget on the strongest surfaces first, depth before
 // breadth: the first chunks of the breadthTop best readable surfaces, then up
-// to secondTop further windows on each of them (the ranking's anchors, or
+// to topDepth further windows of the first of them, then up to secondTop
+// further windows on each of the others (the ranking's anchors, or
 // their whole-file upgrade), and only from what is left the first chunk of
 // each surface below them in rank order (half a window below the top
 // fullFirstTop, narrowed to ±NarrowWindow lines when a window no longer
@@ -1128,6 +1137,13 @@ func (h *hydrator) fill(surfaces []*surface) {
 		if len(sf.steps) > 0 && sf.next == 0 {
 			firsts++
 			h.take(sf, h.o.Budget)
+		}
+	}
+	for _, sf := range surfaces {
+		if sf.next > 0 {
+			for k := 0; k < topDepth && h.take(sf, h.o.Budget); k++ {
+			}
+			break
 		}
 	}
 	for round := 0; round < secondTop; round++ {
