@@ -14,8 +14,10 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
+	"github.com/rtch/rtch/pkg/walk"
 )
 
 // FactsCache keeps every file's Facts between builds of one tree, so a
@@ -24,8 +26,12 @@ import (
 // build without the cache. An entry is keyed by the file's path and the
 // SHA-256 of its bytes, so no edit can leave it stale; the cache as a whole
 // is stamped with the SHA-256 of the running executable, so a build by
-// another extractor starts afresh. It lives beside the tree index
-// (rtch-scout writes <index dir>/graph-facts).
+// another extractor starts afresh. Like the tree index, it also keeps each
+// file's size and identity (walk.Ident) when it was read: a file whose
+// size and identity are unchanged is not read again (Known), unless its
+// mtime was then too young to tell a later edit in the same tick from none
+// (racy), when its bytes are read and hashed. It lives beside the tree
+// index (rtch-scout writes <index dir>/graph-facts).
 type FactsCache struct {
 	file  string
 	stamp [sha256.Size]byte
@@ -33,12 +39,26 @@ type FactsCache struct {
 	mu    sync.Mutex
 	now   map[string]cachedFacts // what this build used, by path
 	hits  int
+	// dirty is set when what this build used differs from what was read
+	// in more than the set of paths (an extraction, a new identity).
+	dirty bool
+	// opened is when the cache was opened, before the build's walk: a
+	// file whose mtime is within racyWindow of it is racy.
+	opened time.Time
 }
 
 type cachedFacts struct {
 	Sum   [sha256.Size]byte
+	Size  int64
+	ID    walk.Ident
+	Racy  bool
 	Facts Facts
 }
+
+// racyWindow is how young an mtime, against the start of the build that
+// read the file, leaves a same-size edit in the same timestamp tick
+// possible (the tree index's rule).
+const racyWindow = 2 * time.Second
 
 const cacheMagic = "RTCHGFC1"
 
@@ -74,7 +94,7 @@ func OpenFactsCache(file string) (c *FactsCache, warning string, err error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("graph facts cache: the executable: %v", err)
 	}
-	c = &FactsCache{file: file, stamp: stamp, old: map[string]cachedFacts{}, now: map[string]cachedFacts{}}
+	c = &FactsCache{file: file, stamp: stamp, old: map[string]cachedFacts{}, now: map[string]cachedFacts{}, opened: time.Now()}
 	data, err := os.ReadFile(file)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -118,22 +138,41 @@ func decodeCache(data []byte, stamp [sha256.Size]byte) (m map[string]cachedFacts
 	return m, true, nil
 }
 
-// Extract is Extract through the cache: the stored Facts when path's bytes
-// are the ones stored, a fresh extraction otherwise. Safe for concurrent use.
-func (c *FactsCache) Extract(path string, data []byte) Facts {
-	sum := sha256.Sum256(data)
-	e, ok := c.old[path]
-	if ok && e.Sum == sum {
-		c.mu.Lock()
-		c.now[path] = e
-		c.hits++
-		c.mu.Unlock()
-		return e.Facts
+// Known is the stored Facts of f, without reading it, when its size and
+// identity are the ones stored and the entry was not racy. Safe for
+// concurrent use.
+func (c *FactsCache) Known(f walk.File) (Facts, bool) {
+	e, ok := c.old[f.Path]
+	if !ok || e.Racy || e.Size != f.Size || e.ID != f.ID || f.ID == (walk.Ident{}) {
+		return Facts{}, false
 	}
-	e = cachedFacts{Sum: sum, Facts: Extract(path, data)}
 	c.mu.Lock()
-	c.now[path] = e
+	c.now[f.Path] = e
+	c.hits++
 	c.mu.Unlock()
+	return e.Facts, true
+}
+
+// Extract is Extract through the cache: the stored Facts when f's bytes
+// are the ones stored, a fresh extraction otherwise; either way the entry
+// takes f's size and identity. Safe for concurrent use.
+func (c *FactsCache) Extract(f walk.File, data []byte) Facts {
+	sum := sha256.Sum256(data)
+	racy := f.ID == (walk.Ident{}) || f.ID.MtimeNs >= c.opened.Add(-racyWindow).UnixNano()
+	e, ok := c.old[f.Path]
+	hit := ok && e.Sum == sum
+	if !hit {
+		e = cachedFacts{Sum: sum, Facts: Extract(f.Path, data)}
+	}
+	moved := e.Size != f.Size || e.ID != f.ID || e.Racy != racy
+	e.Size, e.ID, e.Racy = f.Size, f.ID, racy
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now[f.Path] = e
+	if hit {
+		c.hits++
+	}
+	c.dirty = c.dirty || !hit || moved
 	return e.Facts
 }
 
@@ -146,9 +185,9 @@ func (c *FactsCache) Misses() int { return len(c.now) - c.hits }
 
 // Save writes what this build used (so files gone from the tree leave the
 // cache) atomically: a reader sees the old cache or the new one. It writes
-// nothing when the build used exactly what was read.
+// nothing when the build used exactly what was read, identities included.
 func (c *FactsCache) Save() error {
-	if c.Misses() == 0 && len(c.now) == len(c.old) {
+	if !c.dirty && len(c.now) == len(c.old) {
 		return nil
 	}
 	paths := make([]string, 0, len(c.now))

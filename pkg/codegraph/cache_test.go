@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/rtch/rtch/pkg/walk"
 )
@@ -157,4 +159,48 @@ func TestGraphAndCacheHoldNoSecret(t *testing.T) {
 	if !bytes.Contains(g, []byte("[REDACTED:github-pat]")) {
 		t.Errorf("the graph should show the redaction mark where the token was:\n%s", g)
 	}
+}
+
+// TestFactsCacheReadsOnlyWhatChanged: a file whose size and identity are
+// the ones stored is not read again; go.mod always is, and so is a file
+// whose mtime was too young when it was read (racy).
+func TestFactsCacheReadsOnlyWhatChanged(t *testing.T) {
+	root := writeTree(t, cacheTree)
+	old := time.Now().Add(-time.Hour)
+	for p := range cacheTree {
+		if err := os.Chtimes(filepath.Join(root, p), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "graph-facts")
+	build := func(reads, hits, misses int) {
+		t.Helper()
+		c := openCache(t, file)
+		var n atomic.Int64
+		o := TreeOptions{Cache: c, Walk: walk.Options{Root: root, Progress: func(int, int) { n.Add(1) }}}
+		if _, err := BuildTree(context.Background(), o); err != nil {
+			t.Fatal(err)
+		}
+		if int(n.Load()) != reads || c.Hits() != hits || c.Misses() != misses {
+			t.Fatalf("%d files read, hits %d, misses %d; want %d, %d, %d", n.Load(), c.Hits(), c.Misses(), reads, hits, misses)
+		}
+		if err := c.Save(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	build(5, 0, 5)
+	build(1, 5, 0) // go.mod alone
+	// An edit now: a.go is read, and its young mtime makes it racy, so the
+	// next build reads it again (a hit by its bytes).
+	if err := os.WriteFile(filepath.Join(root, "a/a.go"), []byte("package a\n\nfunc Parse(s string) int { return 0 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	build(2, 4, 1)
+	build(2, 5, 0)
+	// An old mtime again is a new identity: read once more, then trusted.
+	if err := os.Chtimes(filepath.Join(root, "a/a.go"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	build(2, 5, 0)
+	build(1, 5, 0)
 }

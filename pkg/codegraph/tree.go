@@ -58,14 +58,14 @@ func BuildTree(ctx context.Context, o TreeOptions) (*Result, error) {
 		return nil, err
 	}
 	meta := Meta{Name: filepath.Base(o.Walk.Root), GoModules: map[string]string{}, Commit: headCommit(ctx, o.Walk.Root)}
-	extract := Extract
+	facts, files := known(o.Cache, files)
+	extract := func(f walk.File, data []byte) Facts { return Extract(f.Path, data) }
 	if o.Cache != nil {
 		extract = o.Cache.Extract
 	}
 	var mu sync.Mutex
-	var facts []Facts
 	err = walk.Each(ctx, o.Walk, files, func(f walk.File, data []byte) error {
-		x := extract(f.Path, data)
+		x := extract(f, data)
 		var mod string
 		if path.Base(f.Path) == "go.mod" {
 			mod = modulePath(data)
@@ -92,6 +92,27 @@ func BuildTree(ctx context.Context, o TreeOptions) (*Result, error) {
 	}
 	g, un, st := b.Build()
 	return &Result{Graph: Graph{File: g, Unresolved: un, Untyped: st.Untyped, Workers: o.Workers}, Stats: st, Unresolved: un}, nil
+}
+
+// known splits the walked files into the Facts the cache holds for them
+// unread and the files still to read: every go.mod is read (its module
+// path is not among its facts).
+func known(c *FactsCache, files []walk.File) ([]Facts, []walk.File) {
+	if c == nil {
+		return nil, files
+	}
+	var facts []Facts
+	read := files[:0:0]
+	for _, f := range files {
+		if path.Base(f.Path) != "go.mod" {
+			if x, ok := c.Known(f); ok {
+				facts = append(facts, x)
+				continue
+			}
+		}
+		read = append(read, f)
+	}
+	return facts, read
 }
 
 // modulePath reads the module line of a go.mod.
