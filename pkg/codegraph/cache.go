@@ -42,8 +42,8 @@ type FactsCache struct {
 	// dirty is set when what this build used differs from what was read
 	// in more than the set of paths (an extraction, a new identity).
 	dirty bool
-	// opened is when the cache was opened, before the build's walk: a
-	// file whose mtime is within racyWindow of it is racy.
+	// opened is when the cache was opened, before the build's walk: the
+	// start against which a file's identity is racy (walk.File.Racy).
 	opened time.Time
 }
 
@@ -54,11 +54,6 @@ type cachedFacts struct {
 	Racy  bool
 	Facts Facts
 }
-
-// racyWindow is how young an mtime, against the start of the build that
-// read the file, leaves a same-size edit in the same timestamp tick
-// possible (the tree index's rule).
-const racyWindow = 2 * time.Second
 
 const cacheMagic = "RTCHGFC1"
 
@@ -143,7 +138,7 @@ func decodeCache(data []byte, stamp [sha256.Size]byte) (m map[string]cachedFacts
 // concurrent use.
 func (c *FactsCache) Known(f walk.File) (Facts, bool) {
 	e, ok := c.old[f.Path]
-	if !ok || e.Racy || e.Size != f.Size || e.ID != f.ID || f.ID == (walk.Ident{}) {
+	if !ok || e.Racy || !f.Unchanged(e.Size, e.ID) {
 		return Facts{}, false
 	}
 	c.mu.Lock()
@@ -158,7 +153,7 @@ func (c *FactsCache) Known(f walk.File) (Facts, bool) {
 // takes f's size and identity. Safe for concurrent use.
 func (c *FactsCache) Extract(f walk.File, data []byte) Facts {
 	sum := sha256.Sum256(data)
-	racy := f.ID == (walk.Ident{}) || f.ID.MtimeNs >= c.opened.Add(-racyWindow).UnixNano()
+	racy := f.Racy(c.opened)
 	e, ok := c.old[f.Path]
 	hit := ok && e.Sum == sum
 	if !hit {

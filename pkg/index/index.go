@@ -58,13 +58,12 @@ import (
 const Version = 3
 
 const (
-	magic      = "RTCHIDX\x00"
-	footMagic  = "RTCHEND\x00"
-	fileName   = "index"
-	lockName   = "lock"
-	headerLen  = len(magic) + 4 + sha256.Size
-	footerLen  = 8 + 8 + 8 + 8 + 4 + 4 + 4 + len(footMagic)
-	racyWindow = 2 * time.Second
+	magic     = "RTCHIDX\x00"
+	footMagic = "RTCHEND\x00"
+	fileName  = "index"
+	lockName  = "lock"
+	headerLen = len(magic) + 4 + sha256.Size
+	footerLen = 8 + 8 + 8 + 8 + 4 + 4 + 4 + len(footMagic)
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -315,7 +314,7 @@ func (ix *Index) trusted(f walk.File) int {
 		return -1
 	}
 	e := &ix.table[row]
-	if !ix.fresh || e.racy || e.size != f.Size || e.id != f.ID || f.ID == (walk.Ident{}) {
+	if !ix.fresh || e.racy || !f.Unchanged(e.size, e.id) {
 		return -1
 	}
 	if ix.checks.bad(row) {
@@ -380,7 +379,7 @@ func (ix *Index) PutSkip(f walk.File, readStart time.Time, s walk.Skip) {
 }
 
 func (ix *Index) put(f walk.File, readStart time.Time, skip bool, blob []byte) {
-	racy := f.ID == (walk.Ident{}) || f.ID.MtimeNs >= readStart.Add(-racyWindow).UnixNano()
+	racy := f.Racy(readStart)
 	ix.mu.Lock()
 	ix.puts[f.Path] = put{size: f.Size, id: f.ID, racy: racy, skip: skip, blob: blob}
 	ix.changed = true

@@ -24,6 +24,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/rtch/rtch/pkg/ignore"
 	"github.com/rtch/rtch/pkg/pathenc"
@@ -112,6 +113,25 @@ type File struct {
 type Ident struct {
 	Dev, Ino         uint64
 	MtimeNs, CtimeNs int64
+}
+
+// RacyWindow is how young an mtime, against the start of the read that
+// took a file's identity, leaves a same-size edit in the same timestamp
+// tick possible: an identity that young cannot vouch for the bytes read.
+const RacyWindow = 2 * time.Second
+
+// Racy reports whether f's identity, taken by a read that started at
+// start, cannot vouch for the bytes read: there is none, or its mtime is
+// within RacyWindow of start.
+func (f File) Racy(start time.Time) bool {
+	return f.ID == (Ident{}) || f.ID.MtimeNs >= start.Add(-RacyWindow).UnixNano()
+}
+
+// Unchanged reports whether f has the size and identity stored for it
+// (and an identity at all): what a persistent cache trusts without
+// reading the file, unless the stored identity was racy.
+func (f File) Unchanged(size int64, id Ident) bool {
+	return f.ID != (Ident{}) && f.Size == size && f.ID == id
 }
 
 // Skip reports an entry that is not handed on as text.
