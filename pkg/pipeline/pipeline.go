@@ -55,10 +55,23 @@ type Options struct {
 	Progress func(string)
 	// Resident is what the host keeps between chains (cli.Invocation.Resident).
 	Resident *cli.Resident
+	// First and Of number the progress lines of a chain that is part of a
+	// longer one: its first stage is stage First+1 of Of. Of 0 numbers the
+	// chain alone.
+	First, Of int
 }
 
 // StageDone ends the progress line of a finished stage.
 const StageDone = ")"
+
+// DoneLine is the progress line of stage i (from 1) of n, tool, when it
+// ended; note, when set, says more ("kept from an earlier call").
+func DoneLine(tool string, i, n int, note string) string {
+	if note != "" {
+		note = ", " + note
+	}
+	return fmt.Sprintf("%s: done (stage %d/%d%s%s", tool, i, n, note, StageDone)
+}
 
 // StageError is a stage that ended with a non-zero code before its output was
 // complete: the chain's failure. Stderr holds the stage's own diagnostics, the
@@ -142,7 +155,7 @@ func Run(ctx context.Context, o Options, stages []Stage, stdin io.Reader, out io
 				Dir: o.Dir, Getenv: o.Getenv, Progress: o.Progress, Resident: o.Resident,
 			})
 			if o.Progress != nil {
-				o.Progress(fmt.Sprintf("%s: done (stage %d/%d%s", st.Tool.Name, i+1, n, StageDone))
+				o.Progress(DoneLine(st.Tool.Name, o.First+i+1, max(o.Of, n), ""))
 			}
 			mu.Lock()
 			ends[i] = end{res, ended}

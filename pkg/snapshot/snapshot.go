@@ -53,6 +53,9 @@ type Tree struct {
 	stats Stats
 	// noWatch says watching failed to start: every listing walks.
 	noWatch string
+	// version counts the changes seen: it moves on every batch with
+	// changes, every lost track and every new watcher.
+	version uint64
 }
 
 // listing is what one walk gave.
@@ -135,6 +138,9 @@ func (t *Tree) Stats() Stats {
 func (t *Tree) Files(ctx context.Context, o walk.Options, skip func(walk.Skip)) ([]walk.File, error) {
 	key, ok := t.key(o)
 	if !ok {
+		t.mu.Lock()
+		t.version++ // a listing no watcher vouches for
+		t.mu.Unlock()
 		return walk.Files(ctx, o, skip)
 	}
 	t.mu.Lock()
@@ -159,6 +165,20 @@ func (t *Tree) Files(ctx context.Context, o walk.Options, skip func(walk.Skip)) 
 		t.stats.Reused++
 	}
 	return l.replay(o, skip), nil
+}
+
+// Version reports the tree's version after bringing the kept listings up
+// to what the watcher saw, as Files would: two calls that give the same
+// version with ok saw no change in between, to the watcher's exactness
+// (pkg/watch). ok is false when no watcher vouches for the tree (it could
+// not start, or it has lost track): a version then means nothing.
+func (t *Tree) Version(ctx context.Context) (v uint64, ok bool, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.sync(ctx); err != nil {
+		return 0, false, err
+	}
+	return t.version, t.w != nil, nil
 }
 
 // key identifies the options that decide a listing; ok is false for those
@@ -195,6 +215,7 @@ func (t *Tree) sync(ctx context.Context) error {
 	if len(b.Paths) == 0 {
 		return nil
 	}
+	t.version++
 	t.stats.Batches++
 	t.stats.Events += b.Events
 	for k, l := range t.lists {
@@ -208,6 +229,7 @@ func (t *Tree) sync(ctx context.Context) error {
 // start drops every listing and starts a watcher; when it cannot start,
 // listings are not kept.
 func (t *Tree) start() {
+	t.version++
 	clear(t.lists)
 	w, err := watch.New(t.root, t.wo)
 	if err != nil {

@@ -175,3 +175,52 @@ func TestExcludeFileOutsideTheRoot(t *testing.T) {
 		})
 	}
 }
+
+// TestVersion: the version stands while nothing changes and moves on with
+// an edit, a lost watch and a listing no watcher covers; without a watcher
+// it vouches for nothing.
+func TestVersion(t *testing.T) {
+	root := t.TempDir()
+	testtree.Write(t, root, "d1/a.txt", "a\n")
+	tr, err := New(root, watch.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	version := func(step string) uint64 {
+		t.Helper()
+		v, ok, err := tr.Version(context.Background())
+		if err != nil || !ok {
+			t.Fatalf("%s: version %d, ok %v, %v", step, v, ok, err)
+		}
+		return v
+	}
+	o := walk.Options{Root: root}
+	list(t, o, tr.Files)
+	v := version("first")
+	list(t, o, tr.Files)
+	if version("unchanged") != v {
+		t.Fatal("the version moved on an unchanged tree")
+	}
+	testtree.Write(t, root, "d1/a.txt", "b\n")
+	if w := version("edit"); w == v {
+		t.Fatal("the version stood through an edit")
+	} else {
+		v = w
+	}
+	list(t, walk.Options{Root: root, GitFastPath: true}, tr.Files)
+	if w := version("unwatched listing"); w == v {
+		t.Fatal("the version stood through a listing no watcher covers")
+	}
+	lost, err := New(root, watch.Options{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lost.Close()
+	list(t, o, lost.Files)
+	a, _, _ := lost.Version(context.Background())
+	b, _, _ := lost.Version(context.Background())
+	if a == b {
+		t.Fatal("the version stood through a lost watch")
+	}
+}

@@ -28,8 +28,15 @@ func (h *handler) call(ctx context.Context, req *mcp.CallToolRequest) *call {
 // exec runs a chain of stages in the root, relaying their progress to the
 // client, and returns the last stage's output.
 func (c *call) exec(stdin io.Reader, stages ...pipeline.Stage) ([]byte, pipeline.Result, error) {
+	return c.execPart(0, 0, stdin, stages...)
+}
+
+// execPart is exec for a chain that is part of a longer one, numbered as
+// stages first+1… of of (pipeline.Options).
+func (c *call) execPart(first, of int, stdin io.Reader, stages ...pipeline.Stage) ([]byte, pipeline.Result, error) {
 	var out bytes.Buffer
-	res, err := pipeline.Run(c.ctx, pipeline.Options{Dir: c.h.root.Dir, Getenv: c.h.getenv, Progress: c.progress, Resident: c.h.resident}, stages, stdin, &out)
+	o := pipeline.Options{Dir: c.h.root.Dir, Getenv: c.h.getenv, Progress: c.progress, Resident: c.h.resident, First: first, Of: of}
+	res, err := pipeline.Run(c.ctx, o, stages, stdin, &out)
 	return out.Bytes(), res, err
 }
 

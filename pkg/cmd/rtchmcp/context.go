@@ -92,7 +92,7 @@ func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in Cont
 		// One generated_at for both renderings of the packet.
 		now = time.Now().UTC().Format(time.RFC3339)
 	}
-	stream, res, err := c.exec(nil, pipeline.Lane(h.intakeArgs(in))...)
+	stream, res, err := h.lane(c, h.intakeArgs(in))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -12,8 +12,9 @@ import (
 )
 
 // Hot is what the server keeps between calls, and how: the tree's walk,
-// followed by a watcher (pkg/snapshot, pkg/watch), and the tree index, held
-// open (index.Keeper) and on by default (docs/decisions/rtch-mcp.md).
+// followed by a watcher (pkg/snapshot, pkg/watch), the tree index, held
+// open (index.Keeper) and on by default, and the lanes of the questions
+// asked since the tree last changed (memo.go; docs/decisions/rtch-mcp.md).
 type Hot struct {
 	// Getenv is the environment the stages see (nil for os.Getenv).
 	Getenv func(string) string
@@ -27,6 +28,9 @@ type Hot struct {
 	NoIndex bool
 	// NoWatch is --no-watch: every call walks the tree.
 	NoWatch bool
+	// NoMemo is --no-memo: every rtch_context call runs the whole lane,
+	// even a repeat on an unchanged tree.
+	NoMemo bool
 	// WatchLimit is --watch-limit: the most directories to watch; a tree
 	// with more is walked on every call (0: the kernel's limit).
 	WatchLimit int
@@ -37,6 +41,7 @@ func (o *Hot) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.IndexDir, "index", "", "keep the tree index in `DIR` (default: the root's [index] dir, else the user cache directory)")
 	fs.BoolVar(&o.NoIndex, "no-index", false, "no tree index: every rtch_context call reads every file")
 	fs.BoolVar(&o.NoWatch, "no-watch", false, "do not follow the tree: every rtch_context call walks it")
+	fs.BoolVar(&o.NoMemo, "no-memo", false, "run the whole lane on every rtch_context call, also a repeat of the same question on an unchanged tree")
 	fs.IntVar(&o.WatchLimit, "watch-limit", 0, "watch at most `N` directories; a bigger tree is walked on every call (0: the kernel's inotify limit)")
 }
 
@@ -52,6 +57,9 @@ func (h *handler) keep(o Hot) error {
 	}
 	h.tree = t
 	h.resident.Files = t.Files
+	if !o.NoMemo {
+		h.memo = &memo{}
+	}
 	return nil
 }
 

@@ -145,25 +145,12 @@ func TestHotServerLostWatchWalks(t *testing.T) {
 	}
 }
 
-// In process, the counts of the kept walk say what each call did: the
-// first walks, a repeat reuses the listing (scout and probe both), an edit
+// In process, with the memo off, the counts of the kept walk say what each
+// call did: the first walks, a repeat reuses the listing (scout and probe both), an edit
 // patches it, an added file walks, and once the tree outgrows the watch
 // limit every listing walks.
 func TestHotServerReusesTheWalk(t *testing.T) {
 	root := repo(t)
-	r, err := NewRoot(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := newHandler(context.Background(), r, func(k string) string {
-		if k == "SOURCE_DATE_EPOCH" {
-			return hotEpoch
-		}
-		return os.Getenv(k)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Files older than the index's racy window, so that a repeat call
 	// trusts every entry and has nothing to save.
 	old := time.Now().Add(-time.Hour)
@@ -174,10 +161,7 @@ func TestHotServerReusesTheWalk(t *testing.T) {
 		return nil
 	})
 	ixDir := filepath.Join(t.TempDir(), "index")
-	if err := h.keep(Hot{IndexDir: ixDir, WatchLimit: 5}); err != nil {
-		t.Fatal(err)
-	}
-	defer h.release()
+	h := hotHandler(t, root, Hot{IndexDir: ixDir, WatchLimit: 5, NoMemo: true})
 	call := func() string {
 		t.Helper()
 		res, _, err := h.context(context.Background(), nil, ContextInput{Goal: hotGoal, Enough: hotEnough, Format: "json"})
@@ -259,4 +243,104 @@ func TestIndexOnByDefaultUnlessTheZoneSaysWhere(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, ".zone-index", "index")); err != nil {
 		t.Fatalf("the zone's [index] dir was overridden: %v", err)
 	}
+}
+
+// TestRepeatCallFromMemo: in process, a repeat of a question on an
+// unchanged tree is answered from the memo without listing the tree, with
+// the packet a fresh run gives; another question runs, and both are kept;
+// an edited file (outside git: the tree's version says so) and a commit (git
+// state the watcher does not see, which the zone record carries) each make
+// the next call run again.
+func TestRepeatCallFromMemo(t *testing.T) {
+	root := repo(t)
+	gitRun := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	h := hotHandler(t, root, Hot{IndexDir: filepath.Join(t.TempDir(), "index")})
+	call := func(goal string) string {
+		t.Helper()
+		res, _, err := h.context(context.Background(), nil, ContextInput{Goal: goal, Enough: hotEnough, Format: "json"})
+		if err != nil || res.IsError {
+			t.Fatalf("rtch_context: %v %s", err, textOf(res))
+		}
+		return res.Content[0].(*mcp.TextContent).Text
+	}
+	check := func(step string, hits, walks, reused int) {
+		t.Helper()
+		st := h.tree.Stats()
+		if h.memo.hits != hits || st.Walks != walks || st.Reused+st.Patched != reused {
+			t.Fatalf("%s: memo hits %d, listings %+v; want hits %d, walks %d, reused %d", step, h.memo.hits, st, hits, walks, reused)
+		}
+	}
+	const other = "where is WriteLine"
+	first := call(hotGoal)
+	check("first call", 0, 1, 1)
+	if call(hotGoal) != first {
+		t.Fatal("the repeat from the memo differs from the first packet")
+	}
+	check("repeat", 1, 1, 1)
+	second := call(other)
+	check("another question", 1, 1, 3)
+	if call(other) != second || call(hotGoal) != first {
+		t.Fatal("a kept lane gave another packet")
+	}
+	check("both questions again", 3, 1, 3)
+	testtree.Write(t, root, "stream/reader.go", reader("stream", 1))
+	edited := call(hotGoal)
+	check("edit", 3, 1, 5)
+	if edited == first {
+		t.Fatal("the call after an edit gave the packet of before")
+	}
+	gitRun("init", "-q")
+	gitRun("add", "-A")
+	gitRun("commit", "-q", "-m", "first")
+	call(hotGoal)
+	call(hotGoal)
+	check("in a work tree", 4, 2, 6)
+	gitRun("commit", "-q", "--allow-empty", "-m", "second")
+	committed := call(hotGoal)
+	check("after a commit", 4, 2, 8)
+	if !strings.Contains(committed, gitHead(t, root)) {
+		t.Fatal("the packet after a commit does not name the new head")
+	}
+}
+
+func gitHead(t *testing.T, root string) string {
+	t.Helper()
+	cmd := exec.Command("git", "rev-parse", "HEAD")
+	cmd.Dir = root
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// hotHandler is the handler a server on root keeps, with hot's flags and
+// SOURCE_DATE_EPOCH pinned, released at the end of the test.
+func hotHandler(tb testing.TB, root string, hot Hot) *handler {
+	tb.Helper()
+	r, err := NewRoot(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	h, err := newHandler(context.Background(), r, func(k string) string {
+		if k == "SOURCE_DATE_EPOCH" {
+			return hotEpoch
+		}
+		return os.Getenv(k)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := h.keep(hot); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(h.release)
+	return h
 }

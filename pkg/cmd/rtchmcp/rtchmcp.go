@@ -142,6 +142,9 @@ type handler struct {
 	// the index on every call, as the binaries do.
 	resident *cli.Resident
 	tree     *snapshot.Tree
+	// memo answers a repeat rtch_context on an unchanged tree (memo.go);
+	// nil with --no-memo or --no-watch.
+	memo *memo
 }
 
 func newHandler(ctx context.Context, root Root, getenv func(string) string) (*handler, error) {

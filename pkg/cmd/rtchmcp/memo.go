@@ -1,0 +1,108 @@
+package rtchmcp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"sync"
+
+	"github.com/rtch/rtch/pkg/pipeline"
+)
+
+// memoSize bounds the lanes kept for one version of the tree: an agent
+// asks a handful of questions of an unchanged tree, each kept lane is a
+// few hundred KB.
+const memoSize = 16
+
+// memo keeps the output of the lane's reading stages (scout, probe,
+// hydrate) for the calls made since the tree last changed, keyed by what
+// they read from the stream: the intake and zone records, byte for byte
+// (the goal, the flags, the zone's configuration and git state). Everything
+// else they read is in the tree, which the watcher vouches for
+// (snapshot.Tree.Version); a version moved on drops every lane
+// (docs/decisions/rtch-mcp.md).
+type memo struct {
+	mu      sync.Mutex
+	version uint64
+	lanes   map[[sha256.Size]byte]keptLane
+	order   [][sha256.Size]byte // oldest first, for the bound
+	hits    int
+}
+
+// keptLane is one run of the reading stages.
+type keptLane struct {
+	stream []byte
+	res    pipeline.Result
+}
+
+// get is the lane kept for key at version v.
+func (m *memo) get(v uint64, key [sha256.Size]byte) (keptLane, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	l, ok := m.lanes[key]
+	if !ok || m.version != v {
+		return keptLane{}, false
+	}
+	m.hits++
+	return l, true
+}
+
+// put keeps a lane run at version v, dropping those of other versions and
+// the oldest past memoSize.
+func (m *memo) put(v uint64, key [sha256.Size]byte, l keptLane) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.lanes == nil || m.version != v {
+		m.lanes, m.order, m.version = map[[sha256.Size]byte]keptLane{}, nil, v
+	}
+	if _, ok := m.lanes[key]; !ok {
+		m.order = append(m.order, key)
+	}
+	m.lanes[key] = l
+	if len(m.order) > memoSize {
+		delete(m.lanes, m.order[0])
+		m.order = m.order[1:]
+	}
+}
+
+// lane runs rtch-intake with intakeArgs through rtch-hydrate and returns
+// the stream rtch-packet reads. On a watched tree the reading stages' run
+// is kept and handed to a repeat call with the same intake and zone
+// records while the tree's version stands; a run during which the version
+// moved is not kept.
+func (h *handler) lane(c *call, intakeArgs []string) ([]byte, pipeline.Result, error) {
+	stages := pipeline.Lane(intakeArgs)
+	if h.tree == nil || h.memo == nil {
+		return c.exec(nil, stages...)
+	}
+	head, tail, n := stages[:2], stages[2:], len(stages)
+	front, res, err := c.execPart(0, n, nil, head...)
+	if err != nil {
+		return front, res, err
+	}
+	v, watched, err := h.tree.Version(c.ctx)
+	if err != nil {
+		return nil, res, err
+	}
+	key := sha256.Sum256(front)
+	if l, ok := h.memo.get(v, key); ok && watched {
+		if c.progress != nil {
+			for i, st := range tail {
+				c.progress(pipeline.DoneLine(st.Tool.Name, len(head)+i+1, n, "kept from an earlier call"))
+			}
+		}
+		return l.stream, joined(res, l.res), nil
+	}
+	stream, tres, err := c.execPart(len(head), n, bytes.NewReader(front), tail...)
+	if err != nil {
+		return stream, joined(res, tres), err
+	}
+	if after, still, err := h.tree.Version(c.ctx); err == nil && watched && still && after == v {
+		h.memo.put(v, key, keptLane{stream: stream, res: tres})
+	}
+	return stream, joined(res, tres), nil
+}
+
+// joined is the result of two chains run one after the other, as one.
+func joined(a, b pipeline.Result) pipeline.Result {
+	return pipeline.Result{Diagnostics: a.Diagnostics + b.Diagnostics, Codes: append(append([]int(nil), a.Codes...), b.Codes...)}
+}
