@@ -10,11 +10,16 @@ import (
 // search per anchor: the cost of finding anchors is one table lookup per byte
 // of the view, whatever the number of anchors.
 
-// acDFA is the automaton over every anchor literal the probe uses.
+// acDFA is the automaton over every anchor literal the probe uses. Its
+// columns are byte classes: one per byte some anchor holds, and class 0
+// for every other byte (which leads back to the start from any state), so a
+// state's row is a few dozen entries, not 256.
 type acDFA struct {
-	next  [][256]int32 // next[state][byte]: the goto function with failures resolved
-	out   [][]int32    // out[state]: ids of anchors ending here (suffix outputs merged)
-	words []string     // words[id]: the anchor literal
+	class [256]uint16 // class[b]: b's column
+	width int         // columns per state
+	next  []int32     // next[state*width+class]: the goto function with failures resolved
+	out   [][]int32   // out[state]: ids of anchors ending here (suffix outputs merged)
+	words []string    // words[id]: the anchor literal
 	id    map[string]int32
 }
 
@@ -45,8 +50,20 @@ func anchorDFA() *acDFA {
 
 func newACDFA(words []string) *acDFA {
 	a := &acDFA{id: map[string]int32{}}
-	a.next = append(a.next, [256]int32{})
-	a.out = append(a.out, nil)
+	states := 1
+	for _, w := range words {
+		states += len(w)
+		for i := 0; i < len(w); i++ {
+			if a.class[w[i]] == 0 {
+				a.width++
+				a.class[w[i]] = uint16(a.width)
+			}
+		}
+	}
+	a.width++
+	// One allocation for the trie at its largest (no shared prefixes).
+	a.next = make([]int32, a.width, states*a.width)
+	a.out = make([][]int32, 1, states)
 	for _, w := range words {
 		if _, ok := a.id[w]; ok || w == "" {
 			continue
@@ -56,22 +73,28 @@ func newACDFA(words []string) *acDFA {
 		a.words = append(a.words, w)
 		s := int32(0)
 		for i := 0; i < len(w); i++ {
-			c := w[i]
-			if a.next[s][c] == 0 {
-				a.next = append(a.next, [256]int32{})
+			k := int(s)*a.width + int(a.class[w[i]])
+			if a.next[k] == 0 {
+				a.next = append(a.next, make([]int32, a.width)...)
 				a.out = append(a.out, nil)
-				a.next[s][c] = int32(len(a.next) - 1)
+				a.next[k] = int32(len(a.out) - 1)
 			}
-			s = a.next[s][c]
+			s = a.next[k]
 		}
 		a.out[s] = append(a.out[s], id)
 	}
-	// Breadth-first: resolve failure transitions into the goto table and
-	// merge each state's outputs with its failure state's.
-	fail := make([]int32, len(a.next))
-	queue := make([]int32, 0, len(a.next))
-	for c := 0; c < 256; c++ {
-		if t := a.next[0][c]; t != 0 {
+	a.resolve()
+	return a
+}
+
+// resolve turns the trie into the DFA, breadth-first: each missing
+// transition takes its failure state's, and each state's outputs are
+// merged with its failure state's.
+func (a *acDFA) resolve() {
+	fail := make([]int32, len(a.out))
+	queue := make([]int32, 0, len(a.out))
+	for c := 0; c < a.width; c++ {
+		if t := a.next[c]; t != 0 {
 			queue = append(queue, t)
 		}
 	}
@@ -79,17 +102,17 @@ func newACDFA(words []string) *acDFA {
 		s := queue[0]
 		queue = queue[1:]
 		a.out[s] = append(a.out[s], a.out[fail[s]]...)
-		for c := 0; c < 256; c++ {
-			t := a.next[s][c]
+		row, frow := int(s)*a.width, int(fail[s])*a.width
+		for c := 0; c < a.width; c++ {
+			t := a.next[row+c]
 			if t == 0 {
-				a.next[s][c] = a.next[fail[s]][c]
+				a.next[row+c] = a.next[frow+c]
 				continue
 			}
-			fail[t] = a.next[fail[s]][c]
+			fail[t] = a.next[frow+c]
 			queue = append(queue, t)
 		}
 	}
-	return a
 }
 
 // indexed is a view with the start offsets of every anchor in it.
@@ -103,7 +126,7 @@ func indexView(s string) *indexed {
 	ix := &indexed{s: s, hits: make([][]int, len(a.words))}
 	st := int32(0)
 	for i := 0; i < len(s); i++ {
-		st = a.next[st][s[i]]
+		st = a.next[int(st)*a.width+int(a.class[s[i]])]
 		for _, id := range a.out[st] {
 			ix.hits[id] = append(ix.hits[id], i+1-len(a.words[id]))
 		}

@@ -1,6 +1,7 @@
 package protect
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -180,5 +181,24 @@ func TestProbeFloodsFailClosed(t *testing.T) {
 	}
 	if f := Probe(adv["delim"]); !hasPattern(f, "forged_delimiter") {
 		t.Errorf("delim flood: %v, want forged_delimiter reported before the budget ran out", f)
+	}
+}
+
+// The anchor automaton finds every occurrence of every anchor, overlapping
+// ones and those inside others included, as a plain search does.
+func TestAnchorsFoundAsBySearch(t *testing.T) {
+	a := anchorDFA()
+	text := strings.Join(a.words, " ") + "\n" + strings.Join(a.words, "") + "\x00\xff" + strings.ToUpper(strings.Join(a.words, "|"))
+	ix := indexView(text)
+	for id, w := range a.words {
+		var want []int
+		for i := 0; i+len(w) <= len(text); i++ {
+			if text[i:i+len(w)] == w {
+				want = append(want, i)
+			}
+		}
+		if !slices.Equal(ix.hits[id], want) {
+			t.Fatalf("anchor %q: found at %v, search finds %v", w, ix.hits[id], want)
+		}
 	}
 }

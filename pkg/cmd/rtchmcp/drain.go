@@ -34,8 +34,13 @@ type message struct {
 
 func (l *ledger) saw(line []byte, incoming bool) {
 	var m message
-	if json.Unmarshal(line, &m) != nil {
-		return
+	switch {
+	case incoming:
+		if json.Unmarshal(line, &m) != nil {
+			return
+		}
+	default:
+		m.ID = replyID(line)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -51,6 +56,46 @@ func (l *ledger) saw(line []byte, incoming bool) {
 	}
 	close(l.changed)
 	l.changed = make(chan struct{})
+}
+
+// replyID is the id of a reply the server writes, nil for another message
+// (a notification, a request of its own). It reads the top-level members
+// in order and stops at the result or error once it has the id: a reply
+// carries the whole packet, which needs no second reading here.
+func replyID(line []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var id json.RawMessage
+	reply := false
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, _ := t.(string)
+		switch key {
+		case "method":
+			return nil
+		case "result", "error":
+			reply = true
+		}
+		if reply && id != nil {
+			return id
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if key == "id" {
+			id = v
+		}
+	}
+	if reply {
+		return id
+	}
+	return nil
 }
 
 // wait returns once no request is pending or ctx ends.
