@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -79,8 +81,8 @@ func addContextTools(s *mcp.Server, h *handler) {
 	}, h.context)
 }
 
-// context runs the lane and renders the packet twice from one stream: JSON
-// for the structured content, and the requested text format.
+// context runs the lane and renders the packet from its stream: JSON for
+// the structured content and, for md, the brief as the text, side by side.
 func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in ContextInput) (*mcp.CallToolResult, any, error) {
 	c := h.call(ctx, req)
 	format := in.Format
@@ -96,25 +98,20 @@ func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in Cont
 	if err != nil {
 		return nil, nil, err
 	}
-	diag := res.Diagnostics
-	pj, res, err := c.exec(bytes.NewReader(stream), pipeline.Packet(packetArgs("json", now, in.Persist)...))
+	renders := []pipeline.Stage{pipeline.Packet(packetArgs("json", now, in.Persist)...)}
+	if format == "md" {
+		renders = append(renders, pipeline.Packet(packetArgs("md", now, false)...))
+	}
+	outs, diag, err := c.render(stream, renders)
 	if err != nil {
 		return nil, nil, err
 	}
-	diag += res.Diagnostics
-	packet, err := firstValue(pj)
+	packet, err := firstValue(outs[0])
 	if err != nil {
 		return nil, nil, fmt.Errorf("rtch-packet printed no packet: %v", err)
 	}
-	body := string(pj)
-	if format == "md" {
-		md, res, err := c.exec(bytes.NewReader(stream), pipeline.Packet(packetArgs("md", now, false)...))
-		if err != nil {
-			return nil, nil, err
-		}
-		body = string(md)
-		diag += res.Diagnostics
-	}
+	body := string(outs[len(outs)-1])
+	diag = res.Diagnostics + diag
 	return &mcp.CallToolResult{Content: text(body, diag), StructuredContent: packet}, nil, nil
 }
 
@@ -157,4 +154,30 @@ func packetArgs(format, now string, persist bool) []string {
 		args = append(args, "--persist")
 	}
 	return args
+}
+
+// render runs each rtch-packet stage on the stream at once and returns
+// their outputs and diagnostics in stage order; the error is the first
+// stage's, in that order.
+func (c *call) render(stream []byte, stages []pipeline.Stage) ([][]byte, string, error) {
+	outs := make([][]byte, len(stages))
+	diags := make([]string, len(stages))
+	errs := make([]error, len(stages))
+	var wg sync.WaitGroup
+	for i, st := range stages {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var res pipeline.Result
+			outs[i], res, errs[i] = c.exec(bytes.NewReader(stream), st)
+			diags[i] = res.Diagnostics
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, "", err
+		}
+	}
+	return outs, strings.Join(diags, ""), nil
 }

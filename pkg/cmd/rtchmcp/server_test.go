@@ -333,3 +333,16 @@ func goroot(t *testing.T) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// The server collects at 200 % unless GOGC says otherwise.
+func TestServerGC(t *testing.T) {
+	env := map[string]string{}
+	getenv := func(k string) string { return env[k] }
+	if pct, ok := serverGC(getenv); !ok || pct != 200 {
+		t.Fatalf("without GOGC: %d %v", pct, ok)
+	}
+	env["GOGC"] = "50"
+	if _, ok := serverGC(getenv); ok {
+		t.Fatal("GOGC set: the server overrode it")
+	}
+}
