@@ -13,7 +13,9 @@
 //	go build -o /tmp/b/ ./cmd/... && go run ./bench/hotcall --bin /tmp/b --root "$(go env GOROOT)/src" --pairs 10 [--also --no-watch]
 //
 // --also starts a second server with extra flags, called after the first in
-// each round (rg, first, second), to compare two settings side by side.
+// each round (rg, first, second), to compare two settings side by side:
+// --also --no-memo gives the call that runs the whole lane beside the
+// repeat the memo answers (docs/rtch-mcp.md, "Repeat questions").
 package main
 
 import (

@@ -24,7 +24,7 @@ type Hot struct {
 	// rtch-probe; "" is the root's configuration when it names one, else
 	// the user cache directory.
 	IndexDir string
-	// NoIndex is --no-index: every call reads every file.
+	// NoIndex is --no-index: every call that runs the lane reads every file.
 	NoIndex bool
 	// NoWatch is --no-watch: every call walks the tree.
 	NoWatch bool
@@ -39,7 +39,7 @@ type Hot struct {
 // Register adds the flags.
 func (o *Hot) Register(fs *flag.FlagSet) {
 	fs.StringVar(&o.IndexDir, "index", "", "keep the tree index in `DIR` (default: the root's [index] dir, else the user cache directory)")
-	fs.BoolVar(&o.NoIndex, "no-index", false, "no tree index: every rtch_context call reads every file")
+	fs.BoolVar(&o.NoIndex, "no-index", false, "no tree index: every rtch_context call that runs the lane reads every file")
 	fs.BoolVar(&o.NoWatch, "no-watch", false, "do not follow the tree: every rtch_context call walks it")
 	fs.BoolVar(&o.NoMemo, "no-memo", false, "run the whole lane on every rtch_context call, also a repeat of the same question on an unchanged tree")
 	fs.IntVar(&o.WatchLimit, "watch-limit", 0, "watch at most `N` directories; a bigger tree is walked on every call (0: the kernel's inotify limit)")
