@@ -8,7 +8,9 @@
 // the call (/proc/PID/stat); memory is the server's VmHWM (peak, the
 // first call's index build included when it built it) and VmRSS at the end. It
 // also checks the last packet against the piped binaries run with
-// --no-index, byte for byte.
+// --no-index, byte for byte. With --vary every call is a new question (the
+// twelve terms and one word more, another each call), which no memo
+// answers.
 //
 //	go build -o /tmp/b/ ./cmd/... && go run ./bench/hotcall --bin /tmp/b --root "$(go env GOROOT)/src" --pairs 10 [--also --no-watch]
 //
@@ -45,6 +47,7 @@ func main() {
 	index := flag.String("index", "", "the server's --index DIR (default a fresh temporary)")
 	noCheck := flag.Bool("no-check", false, "skip the comparison with the piped --no-index lane")
 	also := flag.String("also", "", "a second server with these extra flags (space-separated, e.g. --no-watch), called after the first in each round")
+	flag.BoolVar(&vary, "vary", false, "make every call a new question: the twelve terms and one more word, another on each call")
 	flag.Parse()
 	if *bin == "" || *root == "" {
 		fmt.Fprintln(os.Stderr, "usage: hotcall --bin DIR --root TREE [--pairs N] [--index DIR]")
@@ -56,6 +59,12 @@ func main() {
 	}
 }
 
+// vary is --vary: each call adds the next of extraWords to the goal.
+var vary bool
+
+// extraWords make the questions of --vary, words GOROOT/src holds.
+var extraWords = strings.Fields("mutex socket parser cache timer channel signal deadline cookie header proxy cipher certificate compress decode encode hash random sort heap ring list template json xml base64 hex unicode regexp scanner lexer reflect syscall pipe fork user group locale archive")
+
 // server is one rtch-mcp under test.
 type server struct {
 	name  string
@@ -63,6 +72,18 @@ type server struct {
 	pid   int
 	calls []timing.Sample
 	last  string
+	n     int    // calls made
+	goal  string // the last call's goal
+}
+
+// goal is the goal of the server's next call.
+func (sv *server) nextGoal() string {
+	sv.goal = timing.Goal()
+	if vary {
+		sv.goal += " " + extraWords[sv.n%len(extraWords)]
+	}
+	sv.n++
+	return sv.goal
 }
 
 func start(bin, root, index string, extra []string) (*server, error) {
@@ -77,7 +98,7 @@ func start(bin, root, index string, extra []string) (*server, error) {
 	}
 	s := &server{name: strings.Join(append([]string{"rtch-mcp"}, extra...), " "), cs: cs, pid: cmd.Process.Pid}
 	for i := range 3 {
-		c, _, err := call(cs, s.pid)
+		c, _, err := call(s)
 		if err != nil {
 			cs.Close()
 			return nil, err
@@ -124,7 +145,7 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 		rg = append(rg, r)
 		fmt.Printf("| %d | %.3f | %.2f |", i+1, r.Wall, r.CPU)
 		for _, sv := range servers {
-			h, packet, err := call(sv.cs, sv.pid)
+			h, packet, err := call(sv)
 			if err != nil {
 				return err
 			}
@@ -142,11 +163,11 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 	if !check {
 		return nil
 	}
-	want, err := pipedNoIndex(bin, root)
-	if err != nil {
-		return err
-	}
 	for _, sv := range servers {
+		want, err := pipedNoIndex(bin, root, sv.goal)
+		if err != nil {
+			return err
+		}
 		if sv.last != want {
 			return fmt.Errorf("%s: the packet differs from the piped --no-index lane (%d and %d bytes)", sv.name, len(sv.last), len(want))
 		}
@@ -157,11 +178,12 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 
 // call is one rtch_context on the server: the client's wall time, the
 // server's CPU across it, and the JSON packet.
-func call(cs *mcp.ClientSession, pid int) (timing.Sample, string, error) {
+func call(sv *server) (timing.Sample, string, error) {
+	goal, pid := sv.nextGoal(), sv.pid
 	c0 := timing.ProcessCPU(pid)
 	t0 := time.Now()
-	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rtch_context",
-		Arguments: map[string]any{"goal": timing.Goal(), "enough": enough, "format": "json"}})
+	res, err := sv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rtch_context",
+		Arguments: map[string]any{"goal": goal, "enough": enough, "format": "json"}})
 	wall := time.Since(t0).Seconds()
 	if err != nil {
 		return timing.Sample{}, "", err
@@ -189,10 +211,11 @@ func memory(pid int) string {
 	return strings.Join(out, ", ")
 }
 
-// pipedNoIndex is the JSON packet of the piped binaries with --no-index.
-func pipedNoIndex(bin, root string) (string, error) {
+// pipedNoIndex is the JSON packet of the piped binaries with --no-index
+// for goal.
+func pipedNoIndex(bin, root, goal string) (string, error) {
 	lane := fmt.Sprintf(`set -o pipefail; rtch-intake -q --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone -q | rtch-scout -q --no-index | rtch-probe -q --no-index | rtch-hydrate -q | rtch-packet -q --format json`,
-		timing.Goal(), enough)
+		goal, enough)
 	cmd := exec.Command("bash", "-c", lane)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "SOURCE_DATE_EPOCH="+epoch)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/rtch/rtch/pkg/hydrate"
 	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/walk"
 )
@@ -17,6 +18,9 @@ type Resident struct {
 	Indexes *index.Keeper
 	// Index is the host's say in where its runs keep the tree index.
 	Index IndexChoice
+	// Hydrated keeps what rtch-hydrate derives from the files it reads
+	// and the chunk texts it protects; nil derives them on every run.
+	Hydrated *hydrate.Cache
 }
 
 // IndexChoice is what a host decides of the tree index of the tools it
@@ -44,6 +48,14 @@ func (r *Resident) Lister() walk.Lister {
 		return nil
 	}
 	return r.Files
+}
+
+// HydrateCache is r's hydration cache, nil (none) for a shell's run.
+func (r *Resident) HydrateCache() *hydrate.Cache {
+	if r == nil {
+		return nil
+	}
+	return r.Hydrated
 }
 
 // OpenIndex opens root's index where w says, through the keeper when there

@@ -83,6 +83,11 @@ func CleanRel(root, p string) (string, error) {
 // leave the root (also through symlinks), special files, files over maxSize
 // bytes (0: no cap) and binary files.
 func ReadFile(root, rel string, maxSize int64) (*File, error) {
+	return (*Cache)(nil).ReadFile(root, rel, maxSize)
+}
+
+// ReadFile is ReadFile keeping the file in c (nil keeps nothing).
+func (c *Cache) ReadFile(root, rel string, maxSize int64) (*File, error) {
 	// rel is spelt as in records (pkg/pathenc): ¤xHH is a byte of the name
 	abs := filepath.Join(root, filepath.FromSlash(pathenc.Decode(rel)))
 	real, err := filepath.EvalSymlinks(abs)
@@ -113,7 +118,7 @@ func ReadFile(root, rel string, maxSize int64) (*File, error) {
 	if walk.IsBinary(data) {
 		return nil, &ReadError{Path: rel, Reason: "binary", Size: int64(len(data)), Err: errors.New("NUL byte in the file")}
 	}
-	return NewFile(rel, data), nil
+	return c.file(rel, data), nil
 }
 
 func unwrapPath(err error) error {
@@ -125,8 +130,9 @@ func unwrapPath(err error) error {
 }
 
 // NewFile indexes data's lines.
-func NewFile(rel string, data []byte) *File {
-	sum := sha256.Sum256(data)
+func NewFile(rel string, data []byte) *File { return newFile(rel, data, sha256.Sum256(data)) }
+
+func newFile(rel string, data []byte, sum [sha256.Size]byte) *File {
 	f := &File{Path: rel, Data: data, SHA256: hex.EncodeToString(sum[:])}
 	if len(data) > 0 {
 		f.starts = append(f.starts, 0)

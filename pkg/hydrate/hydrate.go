@@ -86,6 +86,8 @@ type Options struct {
 	MaxLineRunes int
 	// Protect checks and redacts chunk text; nil leaves text as read.
 	Protect Protector
+	// Cache keeps the files read between runs (a host's); nil reads afresh.
+	Cache *Cache
 	// Deepen spends the budget the planned windows leave on windows of
 	// context next to the ranges read (see deepen); NewOptions sets it.
 	Deepen bool
@@ -411,7 +413,7 @@ func (h *hydrator) plan(sf *surface) {
 		sf.skipped = true
 		return
 	}
-	file, err := ReadFile(h.o.Root, p, h.o.MaxFileSize)
+	file, err := h.o.Cache.ReadFile(h.o.Root, p, h.o.MaxFileSize)
 	if err != nil {
 		var re *ReadError
 		reason, size := "unreadable", int64(0)

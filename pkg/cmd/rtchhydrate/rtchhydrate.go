@@ -162,7 +162,8 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if opts.Count, err = exact.Get(o.tokenizer); err != nil {
 		return cli.Usage("--tokenizer: %v", err)
 	}
-	opts.Protect = Protect
+	opts.Cache = env.Resident.HydrateCache()
+	opts.Protect = opts.Cache.Protector(Protect)
 	res, err := hydrate.Hydrate(in, opts)
 	if err != nil {
 		return cli.Failed(err)

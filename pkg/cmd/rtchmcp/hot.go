@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/hydrate"
 	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/snapshot"
 	"github.com/rtch/rtch/pkg/watch"
@@ -47,7 +48,7 @@ func (o *Hot) Register(fs *flag.FlagSet) {
 
 // keep sets up what the handler reuses between calls.
 func (h *handler) keep(o Hot) error {
-	h.resident = &cli.Resident{Indexes: &index.Keeper{}, Index: indexChoice(h.root.Dir, o)}
+	h.resident = &cli.Resident{Indexes: &index.Keeper{}, Index: indexChoice(h.root.Dir, o), Hydrated: &hydrate.Cache{}}
 	if o.NoWatch {
 		return nil
 	}

@@ -90,14 +90,25 @@ func reader(pkg string, n int) string {
 // The server over stdio, between calls that each compare the packet with
 // the piped binaries' --no-index lane byte for byte: the tree unchanged,
 // a file edited, added, removed and renamed, a burst of edits in a new
-// directory, an ignore file added.
+// directory, an ignore file added; with the memo and without it (then
+// every call runs the lane, on the kept walk, index and hydrated files).
 func TestHotServerFollowsTheTree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binaries; skipped with -short")
 	}
 	bins := binaries(t)
+	for _, extra := range [][]string{nil, {"--no-memo"}} {
+		t.Run(strings.Join(append([]string{"rtch-mcp"}, extra...), " "), func(t *testing.T) {
+			followTheTree(t, bins, extra)
+		})
+	}
+}
+
+// followTheTree is TestHotServerFollowsTheTree for a server with extra
+// flags.
+func followTheTree(t *testing.T, bins string, extra []string) {
 	root := repo(t)
-	cs := serve(t, bins, root, "--index", filepath.Join(t.TempDir(), "index"))
+	cs := serve(t, bins, root, append([]string{"--index", filepath.Join(t.TempDir(), "index")}, extra...)...)
 	steps := []struct {
 		name string
 		act  func()

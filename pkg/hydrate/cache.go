@@ -1,0 +1,104 @@
+package hydrate
+
+import (
+	"crypto/sha256"
+	"slices"
+	"sync"
+)
+
+// cacheFiles and cacheTexts bound a Cache: a brief reads a few dozen
+// files and protects a few dozen chunk texts, so these hold the files and
+// texts of the last few dozen questions.
+const (
+	cacheFiles = 512
+	cacheTexts = 2048
+)
+
+// Cache keeps what hydration derives from bytes between the runs of a
+// long-lived host (rtch-mcp), so that a file read again is not indexed and
+// redacted again and a chunk text shown again is not probed again: a file
+// (its line index and its redacted view, File.shownLines) is found again by
+// its path and the SHA-256 of its bytes, a protector's verdict by the text
+// it was given. Both are functions of their key, so what a hit gives is
+// what computing afresh would. A nil *Cache keeps nothing. It is safe for
+// concurrent use.
+type Cache struct {
+	mu    sync.Mutex
+	files bounded[fileKey, *File]
+	texts bounded[string, protected]
+}
+
+type fileKey struct {
+	path string
+	sum  [sha256.Size]byte
+}
+
+type protected struct {
+	text  string
+	flags []string
+}
+
+// file is the kept File of rel with these bytes, else a new one, kept.
+func (c *Cache) file(rel string, data []byte) *File {
+	sum := sha256.Sum256(data)
+	if c == nil {
+		return newFile(rel, data, sum)
+	}
+	k := fileKey{rel, sum}
+	c.mu.Lock()
+	f, ok := c.files.get(k)
+	c.mu.Unlock()
+	if ok {
+		return f
+	}
+	f = newFile(rel, data, sum)
+	c.mu.Lock()
+	c.files.put(k, f, cacheFiles)
+	c.mu.Unlock()
+	return f
+}
+
+// Protector is p answering a text it has seen from what it said then.
+func (c *Cache) Protector(p Protector) Protector {
+	if c == nil || p == nil {
+		return p
+	}
+	return func(text string) (string, []string) {
+		c.mu.Lock()
+		v, ok := c.texts.get(text)
+		c.mu.Unlock()
+		if !ok {
+			out, flags := p(text)
+			v = protected{out, flags}
+			c.mu.Lock()
+			c.texts.put(text, v, cacheTexts)
+			c.mu.Unlock()
+		}
+		return v.text, slices.Clone(v.flags)
+	}
+}
+
+// bounded is a map that forgets its oldest entries past a bound.
+type bounded[K comparable, V any] struct {
+	m     map[K]V
+	order []K
+}
+
+func (b *bounded[K, V]) get(k K) (V, bool) {
+	v, ok := b.m[k]
+	return v, ok
+}
+
+func (b *bounded[K, V]) put(k K, v V, limit int) {
+	if b.m == nil {
+		b.m = map[K]V{}
+	}
+	if _, ok := b.m[k]; !ok {
+		b.order = append(b.order, k)
+	}
+	b.m[k] = v
+	for len(b.order) > limit {
+		delete(b.m, b.order[0])
+		b.order = b.order[1:]
+	}
+}
