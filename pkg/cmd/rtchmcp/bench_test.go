@@ -20,8 +20,10 @@ func benchHandler(b *testing.B, hot Hot) *handler {
 	return h
 }
 
-func benchCall(b *testing.B, h *handler) {
-	res, _, err := h.context(context.Background(), nil, ContextInput{Goal: benchGoal, Enough: "the bench is done", Format: "json"})
+func benchCall(b *testing.B, h *handler) { benchAsk(b, h, benchGoal) }
+
+func benchAsk(b *testing.B, h *handler, goal string) {
+	res, _, err := h.context(context.Background(), nil, ContextInput{Goal: goal, Enough: "the bench is done", Format: "json"})
 	if err != nil || res.IsError {
 		b.Fatalf("rtch_context: %v %s", err, textOf(res))
 	}
@@ -44,5 +46,19 @@ func BenchmarkWarmContextGOROOT(b *testing.B) {
 	benchCall(b, h)
 	for b.Loop() {
 		benchCall(b, h)
+	}
+}
+
+// BenchmarkNewQuestionGOROOT is a new question on every call (the twelve
+// terms and one more word), which the memo could not answer (it is off, as
+// the words come round again): the lane runs on the kept walk, index and
+// hydrated files (bench/hotcall --vary).
+func BenchmarkNewQuestionGOROOT(b *testing.B) {
+	h := benchHandler(b, Hot{NoMemo: true})
+	words := strings.Fields("mutex socket parser cache timer channel signal deadline cookie header proxy cipher")
+	i := 0
+	for b.Loop() {
+		benchAsk(b, h, benchGoal+" "+words[i%len(words)])
+		i++
 	}
 }
