@@ -3,7 +3,9 @@ package rtchmcp
 import (
 	"bytes"
 	"crypto/sha256"
+	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/rtch/rtch/pkg/pipeline"
 )
@@ -70,6 +72,7 @@ func (m *memo) put(v uint64, key [sha256.Size]byte, l keptLane) {
 // records while the tree's version stands; a run during which the version
 // moved is not kept.
 func (h *handler) lane(c *call, intakeArgs []string) ([]byte, pipeline.Result, error) {
+	defer releaseAfterLong(time.Now(), debug.FreeOSMemory)
 	stages := pipeline.Lane(intakeArgs)
 	if h.tree == nil || h.memo == nil {
 		return c.exec(nil, stages...)
@@ -105,4 +108,18 @@ func (h *handler) lane(c *call, intakeArgs []string) ([]byte, pipeline.Result, e
 // joined is the result of two chains run one after the other, as one.
 func joined(a, b pipeline.Result) pipeline.Result {
 	return pipeline.Result{Diagnostics: a.Diagnostics + b.Diagnostics, Codes: append(append([]int(nil), a.Codes...), b.Codes...)}
+}
+
+// longLane is how long a lane runs before the server returns its garbage
+// to the system when it ends: such a run built or rebuilt the index, which
+// allocates several times what a warm call keeps, and at the server's GOGC
+// the heap would keep that size (docs/decisions/rtch-mcp.md).
+const longLane = time.Second
+
+// releaseAfterLong calls release when the run that began at start was
+// long.
+func releaseAfterLong(start time.Time, release func()) {
+	if time.Since(start) >= longLane {
+		release()
+	}
 }

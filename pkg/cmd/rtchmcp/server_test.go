@@ -346,3 +346,17 @@ func TestServerGC(t *testing.T) {
 		t.Fatal("GOGC set: the server overrode it")
 	}
 }
+
+// A lane that ran a second or more hands its garbage back; a short one
+// does not.
+func TestReleaseAfterLongLane(t *testing.T) {
+	n := 0
+	releaseAfterLong(time.Now(), func() { n++ })
+	if n != 0 {
+		t.Fatal("a short lane released memory")
+	}
+	releaseAfterLong(time.Now().Add(-longLane), func() { n++ })
+	if n != 1 {
+		t.Fatal("a long lane kept its garbage")
+	}
+}
