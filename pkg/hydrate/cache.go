@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"slices"
 	"sync"
+
+	"github.com/rtch/rtch/pkg/internal/bounded"
 )
 
 // cacheFiles and cacheTexts bound a Cache: a brief reads a few dozen
@@ -24,8 +26,8 @@ const (
 // concurrent use.
 type Cache struct {
 	mu    sync.Mutex
-	files bounded[fileKey, *File]
-	texts bounded[string, protected]
+	files bounded.Map[fileKey, *File]
+	texts bounded.Map[string, protected]
 }
 
 type fileKey struct {
@@ -46,14 +48,15 @@ func (c *Cache) file(rel string, data []byte) *File {
 	}
 	k := fileKey{rel, sum}
 	c.mu.Lock()
-	f, ok := c.files.get(k)
+	f, ok := c.files.Get(k)
 	c.mu.Unlock()
 	if ok {
 		return f
 	}
 	f = newFile(rel, data, sum)
 	c.mu.Lock()
-	c.files.put(k, f, cacheFiles)
+	c.files.Limit = cacheFiles
+	c.files.Put(k, f)
 	c.mu.Unlock()
 	return f
 }
@@ -65,40 +68,16 @@ func (c *Cache) Protector(p Protector) Protector {
 	}
 	return func(text string) (string, []string) {
 		c.mu.Lock()
-		v, ok := c.texts.get(text)
+		v, ok := c.texts.Get(text)
 		c.mu.Unlock()
 		if !ok {
 			out, flags := p(text)
 			v = protected{out, flags}
 			c.mu.Lock()
-			c.texts.put(text, v, cacheTexts)
+			c.texts.Limit = cacheTexts
+			c.texts.Put(text, v)
 			c.mu.Unlock()
 		}
 		return v.text, slices.Clone(v.flags)
-	}
-}
-
-// bounded is a map that forgets its oldest entries past a bound.
-type bounded[K comparable, V any] struct {
-	m     map[K]V
-	order []K
-}
-
-func (b *bounded[K, V]) get(k K) (V, bool) {
-	v, ok := b.m[k]
-	return v, ok
-}
-
-func (b *bounded[K, V]) put(k K, v V, limit int) {
-	if b.m == nil {
-		b.m = map[K]V{}
-	}
-	if _, ok := b.m[k]; !ok {
-		b.order = append(b.order, k)
-	}
-	b.m[k] = v
-	for len(b.order) > limit {
-		delete(b.m, b.order[0])
-		b.order = b.order[1:]
 	}
 }

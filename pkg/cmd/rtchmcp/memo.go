@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rtch/rtch/pkg/internal/bounded"
 	"github.com/rtch/rtch/pkg/pipeline"
 )
 
@@ -25,8 +26,7 @@ const memoSize = 16
 type memo struct {
 	mu      sync.Mutex
 	version uint64
-	lanes   map[[sha256.Size]byte]keptLane
-	order   [][sha256.Size]byte // oldest first, for the bound
+	lanes   bounded.Map[[sha256.Size]byte, keptLane]
 	hits    int
 }
 
@@ -40,7 +40,7 @@ type keptLane struct {
 func (m *memo) get(v uint64, key [sha256.Size]byte) (keptLane, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	l, ok := m.lanes[key]
+	l, ok := m.lanes.Get(key)
 	if !ok || m.version != v {
 		return keptLane{}, false
 	}
@@ -53,17 +53,12 @@ func (m *memo) get(v uint64, key [sha256.Size]byte) (keptLane, bool) {
 func (m *memo) put(v uint64, key [sha256.Size]byte, l keptLane) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.lanes == nil || m.version != v {
-		m.lanes, m.order, m.version = map[[sha256.Size]byte]keptLane{}, nil, v
+	if m.version != v {
+		m.lanes.Clear()
+		m.version = v
 	}
-	if _, ok := m.lanes[key]; !ok {
-		m.order = append(m.order, key)
-	}
-	m.lanes[key] = l
-	if len(m.order) > memoSize {
-		delete(m.lanes, m.order[0])
-		m.order = m.order[1:]
-	}
+	m.lanes.Limit = memoSize
+	m.lanes.Put(key, l)
 }
 
 // lane runs rtch-intake with intakeArgs through rtch-hydrate and returns
