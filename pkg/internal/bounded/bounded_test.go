@@ -22,3 +22,18 @@ func TestOldestForgotten(t *testing.T) {
 		t.Fatal("Clear kept an entry")
 	}
 }
+
+func TestSizeBound(t *testing.T) {
+	m := Map[string, string]{Size: func(v string) int { return len(v) }, MaxSize: 6}
+	m.Put("a", "xxx")
+	m.Put("b", "yyy")
+	m.Put("a", "x") // replaced: 1 + 3
+	m.Put("c", "zzz")
+	if _, ok := m.Get("a"); ok {
+		t.Fatal("over the size, the oldest entry was kept")
+	}
+	m.Put("d", "a value over the bound by itself")
+	if _, ok := m.Get("d"); !ok || len(m.order) != 1 {
+		t.Fatalf("the newest entry, alone over the bound: kept %v, entries %d", ok, len(m.order))
+	}
+}
