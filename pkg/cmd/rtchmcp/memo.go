@@ -11,10 +11,13 @@ import (
 	"github.com/rtch/rtch/pkg/pipeline"
 )
 
-// memoSize bounds the lanes kept for one version of the tree: an agent
-// asks a handful of questions of an unchanged tree, each kept lane is a
-// few hundred KB.
-const memoSize = 16
+// memoSize and memoBytes bound the lanes kept for one version of the
+// tree: an agent asks a handful of questions of an unchanged tree, each
+// kept lane is a few hundred KB on GOROOT/src.
+const (
+	memoSize  = 16
+	memoBytes = 64 << 20
+)
 
 // memo keeps the output of the lane's reading stages (scout, probe,
 // hydrate) for the calls made since the tree last changed, keyed by what
@@ -57,7 +60,8 @@ func (m *memo) put(v uint64, key [sha256.Size]byte, l keptLane) {
 		m.lanes.Clear()
 		m.version = v
 	}
-	m.lanes.Limit = memoSize
+	m.lanes.Limit, m.lanes.MaxSize = memoSize, memoBytes
+	m.lanes.Size = func(l keptLane) int { return len(l.stream) }
 	m.lanes.Put(key, l)
 }
 
