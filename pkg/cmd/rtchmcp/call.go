@@ -97,15 +97,12 @@ func records(out []byte) []json.RawMessage {
 }
 
 // firstValue returns the first JSON value of out (a packet printed before its
-// handoff), compacted.
+// handoff), as printed: encoding/json compacts a RawMessage when the reply
+// is marshalled.
 func firstValue(out []byte) (json.RawMessage, error) {
 	var raw json.RawMessage
 	if err := json.NewDecoder(bytes.NewReader(out)).Decode(&raw); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return raw, nil
 }
