@@ -5,7 +5,7 @@
 // rtch_context call over stdio on the unchanged tree, and prints each
 // pair, the medians and the median of the pair ratios. The call's wall
 // time is the client's; its CPU is the server's user + system time across
-// the call (/proc/PID/stat); memory is the server's VmHWM (peak, the
+// the call, its git children's included (/proc/PID/stat); memory is the server's VmHWM (peak, the
 // first call's index build included when it built it) and VmRSS at the end. It
 // also checks the last packet against the piped binaries run with
 // --no-index, byte for byte. With --vary every call is a new question (the

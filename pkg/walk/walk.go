@@ -115,6 +115,10 @@ type Ident struct {
 	MtimeNs, CtimeNs int64
 }
 
+// IdentOf is the identity of a file from its FileInfo (zero where the
+// platform gives none).
+func IdentOf(fi fs.FileInfo) Ident { return identOf(fi) }
+
 // RacyWindow is how young an mtime, against the start of the read that
 // took a file's identity, leaves a same-size edit in the same timestamp
 // tick possible: an identity that young cannot vouch for the bytes read.

@@ -17,7 +17,7 @@ func Snapshot(ctx context.Context, dir string, maxLines int) (*schema.GitSnapsho
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, nil
 	}
-	inside, err := git(ctx, dir, "rev-parse", "--is-inside-work-tree")
+	inside, err := discover(ctx, dir, "rev-parse", "--is-inside-work-tree")
 	if err != nil || strings.TrimSpace(inside) != "true" {
 		return nil, nil
 	}

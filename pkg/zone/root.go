@@ -112,7 +112,7 @@ func canonicalDir(dir string) (string, error) {
 
 // gitTopLevel runs `git rev-parse --show-toplevel` in dir.
 func gitTopLevel(ctx context.Context, dir string) (string, bool) {
-	out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
+	out, err := discover(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return "", false
 	}

@@ -64,7 +64,8 @@ func Time(env []string, argv ...string) (Sample, error) {
 }
 
 // ProcessCPU is a running process's user + system time in seconds (clock
-// ticks of 1/100 s), 0 when it cannot be read.
+// ticks of 1/100 s), with that of the children it has waited for (the git
+// commands rtch-zone runs), 0 when it cannot be read.
 func ProcessCPU(pid int) float64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
@@ -72,9 +73,12 @@ func ProcessCPU(pid int) float64 {
 	}
 	s := string(b)
 	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-	u, _ := strconv.ParseFloat(f[11], 64)
-	st, _ := strconv.ParseFloat(f[12], 64)
-	return (u + st) / 100
+	var sum float64
+	for _, k := range []int{11, 12, 13, 14} { // utime, stime, cutime, cstime
+		v, _ := strconv.ParseFloat(f[k], 64)
+		sum += v
+	}
+	return sum / 100
 }
 
 // Wall, CPU and RSS pick one measure of a sample.
