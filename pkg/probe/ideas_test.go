@@ -3,14 +3,13 @@ package probe
 import (
 	"context"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rtch/rtch/pkg/basket"
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/intake"
+	"github.com/rtch/rtch/pkg/internal/testtree"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/scout"
 )
@@ -28,9 +27,7 @@ func TestIdeasThroughTheLane(t *testing.T) {
 		"other.go":    "package x\n\nvar other int\n",
 	}
 	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testtree.Write(t, dir, name, text)
 	}
 	goal := "restart policy: restarts are lost when the task restarted"
 	m := intake.Merge(intake.Layer{Name: "flags", Fields: schema.IntakeFields{Goal: goal, TargetProfile: "code_path",

@@ -36,10 +36,11 @@ type discovered struct {
 	err   error
 }
 
-// runGit runs git, and racyWindow is walk.RacyWindow; tests change both.
+// runGit runs git, and now is the clock the racy rule reads; tests change
+// both.
 var (
-	runGit     = git
-	racyWindow = walk.RacyWindow
+	runGit = git
+	now    = time.Now
 )
 
 // discover is runGit(ctx, dir, args...) for a discovery question, answered
@@ -60,24 +61,25 @@ func discover(ctx context.Context, dir string, args ...string) (string, error) {
 
 // gitMarks describes what git's discovery reads for dir: the environment
 // that steers it and the .git entry of dir and of each ancestor. It is ""
-// (not to be trusted) when an entry gives no identity or was changed
-// within walk.RacyWindow, as a timestamp tick could then hide a change.
+// (not to be trusted) when an entry is racy (walk.File.Racy: no identity,
+// or changed within walk.RacyWindow), as a timestamp tick could then hide
+// a change.
 func gitMarks(dir string) string {
 	var b strings.Builder
 	for _, e := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"} {
 		fmt.Fprintf(&b, "%s=%s\x00", e, os.Getenv(e))
 	}
-	young := time.Now().Add(-racyWindow).UnixNano()
+	t := now()
 	for d := dir; ; d = filepath.Dir(d) {
 		st, err := os.Lstat(filepath.Join(d, ".git"))
 		if err != nil {
 			b.WriteString("-\x00")
 		} else {
-			id := walk.IdentOf(st)
-			if id == (walk.Ident{}) || id.MtimeNs >= young || id.CtimeNs >= young {
+			f := walk.File{Size: st.Size(), ID: walk.IdentOf(st)}
+			if f.Racy(t) {
 				return ""
 			}
-			fmt.Fprintf(&b, "%v %d %+v\x00", st.Mode(), st.Size(), id)
+			fmt.Fprintf(&b, "%v %d %+v\x00", st.Mode(), f.Size, f.ID)
 		}
 		if filepath.Dir(d) == d {
 			return b.String()

@@ -6,8 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/rtch/rtch/pkg/walk"
+	"time"
 )
 
 // TestDiscoveryAnsweredAgain: git is asked once where a directory stands
@@ -27,8 +26,9 @@ func TestDiscoveryAnsweredAgain(t *testing.T) {
 		runs++
 		return git(ctx, d, args...)
 	}
-	racyWindow = 0 // every entry is old enough here
-	defer func() { runGit, racyWindow = git, walk.RacyWindow }()
+	// Asked from an hour on, every entry made here is old enough.
+	now = func() time.Time { return time.Now().Add(time.Hour) }
+	defer func() { runGit, now = git, time.Now }()
 	ask := func(step string, wantTop string, wantRuns int) {
 		t.Helper()
 		got, ok := gitTopLevel(context.Background(), dir)
