@@ -4,6 +4,7 @@ import (
 	"github.com/rtch/rtch/pkg/hydrate"
 	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/walk"
+	"github.com/rtch/rtch/pkg/zone"
 )
 
 // Resident is what a long-lived host (rtch-mcp) keeps between the runs of
@@ -21,6 +22,9 @@ type Resident struct {
 	// Hydrated keeps what rtch-hydrate derives from the files it reads
 	// and the chunk texts it protects; nil derives them on every run.
 	Hydrated *hydrate.Cache
+	// Git keeps the zone's git snapshot while the watched tree and git's
+	// state stand; nil asks git on every run.
+	Git *zone.GitCache
 }
 
 // IndexChoice is what a host decides of the tree index of the tools it
@@ -56,6 +60,14 @@ func (r *Resident) HydrateCache() *hydrate.Cache {
 		return nil
 	}
 	return r.Hydrated
+}
+
+// GitCache is r's git snapshot cache, nil (none) for a shell's run.
+func (r *Resident) GitCache() *zone.GitCache {
+	if r == nil {
+		return nil
+	}
+	return r.Git
 }
 
 // OpenIndex opens root's index where w says, through the keeper when there

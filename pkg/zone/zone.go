@@ -48,6 +48,9 @@ type Options struct {
 	StatusLines int
 	// ConfigPath is the configuration file in effect ("" when none).
 	ConfigPath string
+	// Git keeps the git snapshot between the runs of a long-lived host
+	// that watches the tree; nil asks git every time.
+	Git *GitCache
 }
 
 // Describe builds the rtch.zone record. Warnings are problems worth telling
@@ -97,7 +100,7 @@ func Describe(ctx context.Context, o Options) (schema.Zone, []string) {
 	if n <= 0 {
 		n = DefaultStatusLines
 	}
-	snap, err := Snapshot(ctx, r.Dir, n)
+	snap, err := o.Git.snapshot(ctx, r.Dir, n)
 	if err != nil {
 		warns = append(warns, err.Error())
 	}

@@ -2,10 +2,15 @@ package rtchmcp
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rtch/rtch/pkg/cli"
 )
 
 // benchGoal is bench/hotcall's goal: its twelve terms (bench/internal/timing).
@@ -61,4 +66,45 @@ func BenchmarkNewQuestionGOROOT(b *testing.B) {
 		benchAsk(b, h, benchGoal+" "+words[i%len(words)])
 		i++
 	}
+}
+
+// BenchmarkRepeatOverStdioGOROOT is BenchmarkRepeatContextGOROOT through
+// what a stdio client reaches: the tool run as its binary runs it (the
+// output boundary's redactor, the reply writer) over pipes to an SDK
+// client, format json as bench/hotcall asks.
+func BenchmarkRepeatOverStdioGOROOT(b *testing.B) {
+	cs := stdioSession(b, filepath.Join(runtime.GOROOT(), "src"), "--index", b.TempDir())
+	ask := func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rtch_context",
+			Arguments: map[string]any{"goal": benchGoal, "enough": "the bench is done", "format": "json"}})
+		if err != nil || res.IsError {
+			b.Fatalf("rtch_context: %v", err)
+		}
+	}
+	ask()
+	for b.Loop() {
+		ask()
+	}
+}
+
+// stdioSession runs rtch-mcp in process on pipes, as cli.Main would run
+// it, and returns a client session to it.
+func stdioSession(b *testing.B, root string, args ...string) *mcp.ClientSession {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- cli.Run(context.Background(), Tool(), append([]string{"--root", root}, args...), inR, outW, io.Discard)
+		outW.Close()
+	}()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		cs.Close()
+		inW.Close()
+		<-done
+	})
+	return cs
 }

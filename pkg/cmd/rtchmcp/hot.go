@@ -10,6 +10,7 @@ import (
 	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/snapshot"
 	"github.com/rtch/rtch/pkg/watch"
+	"github.com/rtch/rtch/pkg/zone"
 )
 
 // Hot is what the server keeps between calls, and how: the tree's walk,
@@ -58,6 +59,7 @@ func (h *handler) keep(o Hot) error {
 	}
 	h.tree = t
 	h.resident.Files = t.Files
+	h.resident.Git = &zone.GitCache{Root: h.root.Dir, Version: t.Version}
 	if !o.NoMemo {
 		h.memo = &memo{}
 	}

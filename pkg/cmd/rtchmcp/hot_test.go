@@ -313,6 +313,9 @@ func TestRepeatCallFromMemo(t *testing.T) {
 	call(hotGoal)
 	call(hotGoal)
 	check("in a work tree", 4, 2, 6)
+	if h.resident.Git.Runs == 0 {
+		t.Fatal("the zone's git snapshot did not go through the server's git cache")
+	}
 	gitRun("commit", "-q", "--allow-empty", "-m", "second")
 	committed := call(hotGoal)
 	check("after a commit", 4, 2, 8)

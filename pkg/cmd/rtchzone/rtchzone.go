@@ -117,6 +117,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		TruthFiles:  cfg.Zone.TruthFiles,
 		StatusLines: cfg.Zone.StatusLines,
 		ConfigPath:  cfgPath,
+		Git:         env.Resident.GitCache(),
 	})
 	for _, w := range warns {
 		env.Warnf("%s", w)
