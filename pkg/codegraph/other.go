@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rtch/rtch/pkg/symbols"
 )
@@ -14,35 +15,37 @@ type importRule struct {
 	local bool
 }
 
-var importRules = map[string][]importRule{
-	"javascript": {
-		{re: regexp.MustCompile(`^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]`)},
-		{re: regexp.MustCompile(`^\s*import\s*['"]([^'"]+)['"]`)},
-		{re: regexp.MustCompile(`\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)`)},
-		{re: regexp.MustCompile(`\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)`)},
-	},
-	"rust": {
-		{re: regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_]\w*)\s*;`), local: true},
-		{re: regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+([A-Za-z_][\w:]*)`)},
-		{re: regexp.MustCompile(`^\s*extern\s+crate\s+([A-Za-z_]\w*)`)},
-	},
-	"java": {
-		{re: regexp.MustCompile(`^\s*import\s+(?:static\s+)?([\w.]+(?:\.\*)?)\s*;`)},
-	},
-	"c": {
-		{re: regexp.MustCompile(`^\s*#\s*(?:include|import)\s*"([^"]+)"`), local: true},
-		{re: regexp.MustCompile(`^\s*#\s*(?:include|import)\s*<([^>]+)>`)},
-	},
-	"ruby": {
-		{re: regexp.MustCompile(`^\s*require_relative\s*\(?\s*['"]([^'"]+)['"]`), local: true},
-		{re: regexp.MustCompile(`^\s*require\s*\(?\s*['"]([^'"]+)['"]`)},
-	},
-}
-
-func init() {
-	importRules["typescript"] = importRules["javascript"]
-	importRules["cpp"] = importRules["c"]
-}
+// importRules are the import forms by language, compiled by the first
+// file of a language without a parser.
+var importRules = sync.OnceValue(func() map[string][]importRule {
+	rules := map[string][]importRule{
+		"javascript": {
+			{re: regexp.MustCompile(`^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"]([^'"]+)['"]`)},
+			{re: regexp.MustCompile(`^\s*import\s*['"]([^'"]+)['"]`)},
+			{re: regexp.MustCompile(`\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)`)},
+			{re: regexp.MustCompile(`\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)`)},
+		},
+		"rust": {
+			{re: regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_]\w*)\s*;`), local: true},
+			{re: regexp.MustCompile(`^\s*(?:pub(?:\([^)]*\))?\s+)?use\s+([A-Za-z_][\w:]*)`)},
+			{re: regexp.MustCompile(`^\s*extern\s+crate\s+([A-Za-z_]\w*)`)},
+		},
+		"java": {
+			{re: regexp.MustCompile(`^\s*import\s+(?:static\s+)?([\w.]+(?:\.\*)?)\s*;`)},
+		},
+		"c": {
+			{re: regexp.MustCompile(`^\s*#\s*(?:include|import)\s*"([^"]+)"`), local: true},
+			{re: regexp.MustCompile(`^\s*#\s*(?:include|import)\s*<([^>]+)>`)},
+		},
+		"ruby": {
+			{re: regexp.MustCompile(`^\s*require_relative\s*\(?\s*['"]([^'"]+)['"]`), local: true},
+			{re: regexp.MustCompile(`^\s*require\s*\(?\s*['"]([^'"]+)['"]`)},
+		},
+	}
+	rules["typescript"] = rules["javascript"]
+	rules["cpp"] = rules["c"]
+	return rules
+})
 
 // extractPatterned reads a file of a language without a parser here:
 // imports by their forms, definitions through pkg/symbols, each spanning
@@ -50,7 +53,7 @@ func init() {
 // strings and comments, Ruby to its "end"), or its head line alone when
 // the end is not found within symbols.MaxBody lines.
 func extractPatterned(f *Facts, src []byte) {
-	rules := importRules[f.Lang]
+	rules := importRules()[f.Lang]
 	no := 0
 	for _, line := range strings.Split(string(src), "\n") {
 		no++

@@ -1,8 +1,9 @@
 package codegraph
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // pyLine is one logical line of Python: continuation lines joined, string
@@ -105,13 +106,13 @@ func pyLogical(src []byte) []pyLine {
 }
 
 var (
-	pyDef    = regexp.MustCompile(`^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*[\(\[]`)
-	pyClass  = regexp.MustCompile(`^class\s+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:\((.*)\))?\s*:`)
-	pyImport = regexp.MustCompile(`^import\s+(.+)$`)
-	pyFrom   = regexp.MustCompile(`^from\s+(\.*[\w.]*)\s+import\s+(.+)$`)
-	pyAssign = regexp.MustCompile(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
-	pyCall   = regexp.MustCompile(`([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(`)
-	pyName   = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$`)
+	pyDef    = lazyre.New(`^(?:async\s+)?def\s+([A-Za-z_]\w*)\s*[\(\[]`)
+	pyClass  = lazyre.New(`^class\s+([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*(?:\((.*)\))?\s*:`)
+	pyImport = lazyre.New(`^import\s+(.+)$`)
+	pyFrom   = lazyre.New(`^from\s+(\.*[\w.]*)\s+import\s+(.+)$`)
+	pyAssign = lazyre.New(`^([A-Za-z_]\w*)\s*(?::[^=]+)?=[^=]`)
+	pyCall   = lazyre.New(`([A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)\s*\(`)
+	pyName   = lazyre.New(`^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$`)
 )
 
 // pyKeywords are words a call pattern must not take for a callee.
@@ -164,8 +165,8 @@ func extractPython(f *Facts, src []byte) {
 		}
 		code := strings.TrimSpace(strings.TrimPrefix(l.code, "@"))
 		switch {
-		case pyDef.MatchString(code):
-			name := pyDef.FindStringSubmatch(code)[1]
+		case pyDef().MatchString(code):
+			name := pyDef().FindStringSubmatch(code)[1]
 			if nested || (len(stack) > 0 && inClass == "") {
 				stack = append(stack, pyScope{indent: l.indent, def: -1})
 				pyCalls(f, from, code[strings.Index(code, "("):], l.no)
@@ -178,8 +179,8 @@ func extractPython(f *Facts, src []byte) {
 			f.Defs = append(f.Defs, d)
 			stack = append(stack, pyScope{indent: l.indent, def: len(f.Defs) - 1, key: d.Key()})
 			pyCalls(f, d.Key(), code[strings.Index(code, "("):], l.no)
-		case pyClass.MatchString(code):
-			m := pyClass.FindStringSubmatch(code)
+		case pyClass().MatchString(code):
+			m := pyClass().FindStringSubmatch(code)
 			if nested || (len(stack) > 0 && inClass == "") {
 				stack = append(stack, pyScope{indent: l.indent, def: -1})
 				continue
@@ -189,21 +190,21 @@ func extractPython(f *Facts, src []byte) {
 			stack = append(stack, pyScope{indent: l.indent, def: len(f.Defs) - 1, class: true, key: d.Key()})
 			for _, b := range strings.Split(m[2], ",") {
 				b = strings.TrimSpace(b)
-				if pyName.MatchString(b) && b != "object" {
+				if pyName().MatchString(b) && b != "object" {
 					q, n := splitLast(b)
 					f.Uses = append(f.Uses, Use{From: d.Key(), Qual: q, Name: n, Kind: UseInherit, Line: l.no})
 				}
 			}
-		case pyImport.MatchString(code):
-			for _, part := range strings.Split(pyImport.FindStringSubmatch(code)[1], ",") {
+		case pyImport().MatchString(code):
+			for _, part := range strings.Split(pyImport().FindStringSubmatch(code)[1], ",") {
 				mod, alias, _ := strings.Cut(strings.TrimSpace(part), " as ")
 				mod = strings.TrimSpace(mod)
-				if pyName.MatchString(mod) {
+				if pyName().MatchString(mod) {
 					f.Imports = append(f.Imports, Import{Spec: mod, Alias: strings.TrimSpace(alias), Line: l.no})
 				}
 			}
-		case pyFrom.MatchString(code):
-			m := pyFrom.FindStringSubmatch(code)
+		case pyFrom().MatchString(code):
+			m := pyFrom().FindStringSubmatch(code)
 			var names []string
 			for _, part := range strings.Split(strings.Trim(strings.TrimSpace(m[2]), "()"), ",") {
 				part = strings.Join(strings.Fields(part), " ")
@@ -214,7 +215,7 @@ func extractPython(f *Facts, src []byte) {
 			f.Imports = append(f.Imports, Import{Spec: m[1], Names: names, Line: l.no})
 		default:
 			if len(stack) == 0 {
-				if m := pyAssign.FindStringSubmatch(code); m != nil {
+				if m := pyAssign().FindStringSubmatch(code); m != nil {
 					f.Defs = append(f.Defs, Def{Name: m[1], Kind: "var", Start: l.no, End: l.last, Signature: signature(firstLine(l.no))})
 				}
 			}
@@ -235,7 +236,7 @@ func nearestKey(stack []pyScope) string {
 
 // pyCalls records every name called in code.
 func pyCalls(f *Facts, from, code string, line int) {
-	for _, m := range pyCall.FindAllStringSubmatchIndex(code, -1) {
+	for _, m := range pyCall().FindAllStringSubmatchIndex(code, -1) {
 		if m[2] > 0 {
 			// A call on a value (x().y(), "s".join()) qualifies nothing.
 			if p := code[m[2]-1]; p == '.' || p == ')' || p == ']' || p == '"' || p == '\'' {

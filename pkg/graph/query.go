@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/tokens"
@@ -214,37 +215,43 @@ var (
 	implementTypes = []string{"implements", "implement", "inherits", "extends", "realizes"}
 )
 
-var intentPatterns = []struct {
+// intentPattern is one form of a structural question.
+type intentPattern struct {
 	re      *regexp.Regexp
 	kind    string
 	inbound bool
 	types   []string
-}{
-	{regexp.MustCompile(`(?i)^(?:who|what|which \w+) (?:calls|invokes|uses) (.+)$`), "callers", true, callTypes},
-	{regexp.MustCompile(`(?i)^(?:callers|call sites|callsites|invokers) (?:of|for|to) (.+)$`), "callers", true, callTypes},
-	{regexp.MustCompile(`(?i)^where (?:is|are) (.+?) (?:called|used|invoked)$`), "callers", true, callTypes},
-	{regexp.MustCompile(`(?i)^(?:callees|calls) (?:of|from|made by) (.+)$`), "callees", false, callTypes},
-	{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) call$`), "callees", false, callTypes},
-	{regexp.MustCompile(`(?i)^(?:who|what|which \w+) (?:imports|depends on|requires) (.+)$`), "importers", true, importTypes},
-	{regexp.MustCompile(`(?i)^(?:importers|dependents|reverse dependencies) of (.+)$`), "importers", true, importTypes},
-	{regexp.MustCompile(`(?i)^(?:imports|dependencies|deps) of (.+)$`), "imports", false, importTypes},
-	{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:import|depend on|require|use)$`), "imports", false, importTypes},
-	{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:define|declare|contain)$`), "defines", false, defineTypes},
-	{regexp.MustCompile(`(?i)^(?:definitions|symbols|members|contents) (?:in|of) (.+)$`), "defines", false, defineTypes},
-	{regexp.MustCompile(`(?i)^(?:where|who|what) (?:is|are) (.+?) defined$`), "definers", true, defineTypes},
-	{regexp.MustCompile(`(?i)^(?:implementations|implementers|implementors|subclasses) of (.+)$`), "implementers", true, implementTypes},
-	{regexp.MustCompile(`(?i)^(?:who|what|which \w+) (?:implements|implement|extends|inherits from|subclasses) (.+)$`), "implementers", true, implementTypes},
-	{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:implement|extend|inherit from)$`), "implemented", false, implementTypes},
-	{regexp.MustCompile(`(?i)^(?:the )?(?:impact|blast radius|consequences?) of (?:changing |modifying |editing |removing |deleting |renaming )?(.+)$`), "impact", true, nil},
-	{regexp.MustCompile(`(?i)^what (?:breaks|would break|is affected|depends on this) if (?:i |we |you )?(?:change|modify|edit|remove|delete|rename) (.+)$`), "impact", true, nil},
 }
+
+// intentPatterns are the forms, compiled by the first question.
+var intentPatterns = sync.OnceValue(func() []intentPattern {
+	return []intentPattern{
+		{regexp.MustCompile(`(?i)^(?:who|what|which \w+) (?:calls|invokes|uses) (.+)$`), "callers", true, callTypes},
+		{regexp.MustCompile(`(?i)^(?:callers|call sites|callsites|invokers) (?:of|for|to) (.+)$`), "callers", true, callTypes},
+		{regexp.MustCompile(`(?i)^where (?:is|are) (.+?) (?:called|used|invoked)$`), "callers", true, callTypes},
+		{regexp.MustCompile(`(?i)^(?:callees|calls) (?:of|from|made by) (.+)$`), "callees", false, callTypes},
+		{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) call$`), "callees", false, callTypes},
+		{regexp.MustCompile(`(?i)^(?:who|what|which \w+) (?:imports|depends on|requires) (.+)$`), "importers", true, importTypes},
+		{regexp.MustCompile(`(?i)^(?:importers|dependents|reverse dependencies) of (.+)$`), "importers", true, importTypes},
+		{regexp.MustCompile(`(?i)^(?:imports|dependencies|deps) of (.+)$`), "imports", false, importTypes},
+		{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:import|depend on|require|use)$`), "imports", false, importTypes},
+		{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:define|declare|contain)$`), "defines", false, defineTypes},
+		{regexp.MustCompile(`(?i)^(?:definitions|symbols|members|contents) (?:in|of) (.+)$`), "defines", false, defineTypes},
+		{regexp.MustCompile(`(?i)^(?:where|who|what) (?:is|are) (.+?) defined$`), "definers", true, defineTypes},
+		{regexp.MustCompile(`(?i)^(?:implementations|implementers|implementors|subclasses) of (.+)$`), "implementers", true, implementTypes},
+		{regexp.MustCompile(`(?i)^(?:who|what|which \w+) (?:implements|implement|extends|inherits from|subclasses) (.+)$`), "implementers", true, implementTypes},
+		{regexp.MustCompile(`(?i)^what (?:does|do) (.+?) (?:implement|extend|inherit from)$`), "implemented", false, implementTypes},
+		{regexp.MustCompile(`(?i)^(?:the )?(?:impact|blast radius|consequences?) of (?:changing |modifying |editing |removing |deleting |renaming )?(.+)$`), "impact", true, nil},
+		{regexp.MustCompile(`(?i)^what (?:breaks|would break|is affected|depends on this) if (?:i |we |you )?(?:change|modify|edit|remove|delete|rename) (.+)$`), "impact", true, nil},
+	}
+})
 
 // ParseIntent recognises a structural question. It returns false for free
 // text, which recall answers by search instead.
 func ParseIntent(q string) (Intent, bool) {
 	s := strings.TrimSpace(q)
 	s = strings.TrimRight(s, "?.! ")
-	for _, p := range intentPatterns {
+	for _, p := range intentPatterns() {
 		m := p.re.FindStringSubmatch(s)
 		if m == nil {
 			continue

@@ -3,8 +3,11 @@ package intake
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/rtch/rtch/pkg/schema"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // dispositionVerbs maps the words of a decision to its kind.
@@ -19,18 +22,20 @@ var dispositionVerbs = map[string]string{
 
 const verbAlt = `keep|retain|merge|fold|consolidate|combine|sunset|retire|decommission|deprecate|reposition|delete|remove|drop|kill`
 
-var dispositionPatterns = []*regexp.Regexp{
-	// "should we merge pkg/refs into pkg/graph?", "can we delete the legacy
-	// billing client?", "is it safe to remove X?", "do we still need to keep X"
-	regexp.MustCompile(`(?i)\b(?:should|shall|can|could|may|must) (?:we|i|you|they) (?:still |safely |just |now )?(?:` + verbAlt + `)\b`),
-	regexp.MustCompile(`(?i)\b(?:is it (?:safe|ok|okay|time) to|do we (?:still )?need to|time to|whether to|decide (?:whether|if) (?:to|we should)) (?:` + verbAlt + `)\b`),
-}
+var dispositionPatterns = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// "should we merge pkg/refs into pkg/graph?", "can we delete the legacy
+		// billing client?", "is it safe to remove X?", "do we still need to keep X"
+		regexp.MustCompile(`(?i)\b(?:should|shall|can|could|may|must) (?:we|i|you|they) (?:still |safely |just |now )?(?:` + verbAlt + `)\b`),
+		regexp.MustCompile(`(?i)\b(?:is it (?:safe|ok|okay|time) to|do we (?:still )?need to|time to|whether to|decide (?:whether|if) (?:to|we should)) (?:` + verbAlt + `)\b`),
+	}
+})
 
 var (
-	verbAt     = regexp.MustCompile(`(?i)\b(` + verbAlt + `)\b\s+(.+)`)
-	buildNext  = regexp.MustCompile(`(?i)\b(?:what|which \w+) (?:should|shall|do) (?:we|i) build next\b|\bbuild next\?`)
-	targetSep  = regexp.MustCompile(`(?i)\s+(?:into|with|in favou?r of|and replace it with|for)\s+`)
-	artifactRe = regexp.MustCompile(`^(?:the|our|this|that|a|an)\s+`)
+	verbAt     = lazyre.New(`(?i)\b(` + verbAlt + `)\b\s+(.+)`)
+	buildNext  = lazyre.New(`(?i)\b(?:what|which \w+) (?:should|shall|do) (?:we|i) build next\b|\bbuild next\?`)
+	targetSep  = lazyre.New(`(?i)\s+(?:into|with|in favou?r of|and replace it with|for)\s+`)
+	artifactRe = lazyre.New(`^(?:the|our|this|that|a|an)\s+`)
 )
 
 // ParseDisposition recognises a goal that asks for a decision about an
@@ -42,25 +47,25 @@ func ParseDisposition(goal string) *schema.Disposition {
 	if i := strings.IndexAny(first, "\n"); i >= 0 {
 		first = first[:i]
 	}
-	if m := buildNext.FindString(first); m != "" {
+	if m := buildNext().FindString(first); m != "" {
 		return &schema.Disposition{Decision: "build_next", Phrase: m}
 	}
-	for _, re := range dispositionPatterns {
+	for _, re := range dispositionPatterns() {
 		loc := re.FindStringIndex(first)
 		if loc == nil {
 			continue
 		}
-		m := verbAt.FindStringSubmatch(first[loc[0]:])
+		m := verbAt().FindStringSubmatch(first[loc[0]:])
 		if m == nil {
 			continue
 		}
 		rest := strings.TrimRight(cutClause(m[2]), "?.! ")
 		art, target := rest, ""
-		if parts := targetSep.Split(rest, 2); len(parts) == 2 {
+		if parts := targetSep().Split(rest, 2); len(parts) == 2 {
 			art, target = parts[0], strings.TrimSpace(parts[1])
 		}
-		art = strings.Trim(artifactRe.ReplaceAllString(strings.TrimSpace(art), ""), "`'\"")
-		target = strings.Trim(artifactRe.ReplaceAllString(target, ""), "`'\"")
+		art = strings.Trim(artifactRe().ReplaceAllString(strings.TrimSpace(art), ""), "`'\"")
+		target = strings.Trim(artifactRe().ReplaceAllString(target, ""), "`'\"")
 		if art == "" {
 			continue
 		}

@@ -15,6 +15,8 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/rtch/rtch/pkg/schema"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // FileError is a problem in an intake file; its message is "<file>:<line>: …"
@@ -109,7 +111,7 @@ func lineOfInvalidUTF8(data []byte) int {
 	return line
 }
 
-var tomlLineRe = regexp.MustCompile(`^toml: line (\d+)`)
+var tomlLineRe = lazyre.New(`^toml: line (\d+)`)
 
 func parseTOML(name string, data []byte) (schema.IntakeFields, error) {
 	var ff fileFields
@@ -121,7 +123,7 @@ func parseTOML(name string, data []byte) (schema.IntakeFields, error) {
 		}
 		msg := err.Error()
 		line := 0
-		if m := tomlLineRe.FindStringSubmatch(msg); m != nil {
+		if m := tomlLineRe().FindStringSubmatch(msg); m != nil {
 			fmt.Sscan(m[1], &line)
 			msg = strings.TrimSpace(strings.TrimPrefix(msg[len(m[0]):], ":"))
 		}

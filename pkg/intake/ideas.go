@@ -1,13 +1,14 @@
 package intake
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/kljensen/snowball/english"
 
 	"github.com/rtch/rtch/pkg/schema"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // Ideas marks the goal terms that spell one idea (restart, restarts,
@@ -83,7 +84,7 @@ var particles = setOf(`off out up down in on over back away`)
 // by its stem).
 func particlePairs(goal string, terms []schema.GoalTerm) {
 	lower := strings.ToLower(goal)
-	at := reLetters.FindAllStringIndex(lower, -1)
+	at := reLetters().FindAllStringIndex(lower, -1)
 	for i := 1; i < len(at); i++ {
 		p := lower[at[i][0]:at[i][1]]
 		gap := lower[at[i-1][1]:at[i][0]]
@@ -104,7 +105,7 @@ func particlePairs(goal string, terms []schema.GoalTerm) {
 	}
 }
 
-var reLetters = regexp.MustCompile(`[a-z]+`)
+var reLetters = lazyre.New(`[a-z]+`)
 
 // compoundHead splits a compound term ending in the particle p (backoff,
 // back-off) into its head (back); ok is false for any other term.

@@ -10,13 +10,14 @@ package intake
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // Allowed values of the enum fields.
@@ -28,7 +29,7 @@ var (
 )
 
 // knownTargetRange is the optional line range of a known target.
-var knownTargetRange = regexp.MustCompile(`^:L[1-9][0-9]*(?:-L[1-9][0-9]*)?$`)
+var knownTargetRange = lazyre.New(`^:L[1-9][0-9]*(?:-L[1-9][0-9]*)?$`)
 
 // Field describes one intake field: its JSON/TOML key, the flag that sets it and
 // whether the intake declines without it.
@@ -223,7 +224,7 @@ func Validate(m Merged) []Problem {
 		if i >= 0 && strings.ContainsAny(kt[i:], `/\`) {
 			i = -1 // a drive or a directory named L…, not a range
 		}
-		if i >= 0 && !knownTargetRange.MatchString(kt[i:]) {
+		if i >= 0 && !knownTargetRange().MatchString(kt[i:]) {
 			probs = append(probs, Problem{"known_target", false, fmt.Sprintf("known_target %q from %s: the range must be :L<start> or :L<start>-L<end> (--known-target)", kt, m.From["known_target"])})
 		} else if i == 0 {
 			probs = append(probs, Problem{"known_target", false, fmt.Sprintf("known_target %q from %s has no path (--known-target)", kt, m.From["known_target"])})

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rtch/rtch/pkg/schema"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // Goal-term kinds, most specific first. When one term string is recognised as
@@ -44,39 +46,39 @@ const (
 )
 
 var (
-	reHTMLComment = regexp.MustCompile(`(?s)<!--.*?-->`)
-	reURL         = regexp.MustCompile("(?i)\\b(?:https?|ftp|file)://[^\\s<>()\\[\\]\"'`]+")
-	reGitHubBlob  = regexp.MustCompile(`(?i)^https?://github\.com/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^#?]+)`)
-	reEmail       = regexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b`)
-	reBoilerLine  = regexp.MustCompile(`(?m)^[ \t>]*(?:Traceback \(most recent call last\):|goroutine \d+ \[[^\]]*\]:|During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)[ \t\r]*$`)
-	reTemplate    = regexp.MustCompile(`(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:describe the bug|bug description|description|to reproduce|(?:how|steps) to reproduce|expected (?:behaviou?r|results?|output)|actual (?:behaviou?r|results?|output)|your project|screenshots?|os|operating system|platform|environment|[\w ]{0,20} versions?|[\w ]{0,20} extensions|extra tools|environment info(?:rmation)?|additional (?:context|information|notes)|code sample[^\n]*|problem description|output of [^\n]*|minimal (?:complete )?verifiable example|mvce confirmation|relevant log output|anything else[^\n]*|installed versions|system (?:details|information)|motivation|proposed solution|alternatives[^\n]*|feature request|bug report|what happened\??|what did you expect to happen\??|is your feature request related to a problem[^\n]*|describe the solution[^\n]*|describe alternatives[^\n]*|checklist)[ \t]*:?(?:\*\*)?[ \t\r]*$|_No response_`)
-	rePrompt      = regexp.MustCompile(`(?m)^[ \t>]*(?:In|Out)[ \t]*\[\d*\]:`)
-	reFence       = regexp.MustCompile("(?ms)^[ \\t>]*(```+|~~~+)([^\\n]*)\\n(.*?)(?:^[ \\t>]*(?:```+|~~~+)[ \\t\\r]*$|\\z)")
-	reInlineCode  = regexp.MustCompile("`([^`\\n]+)`")
-	rePyFrame     = regexp.MustCompile(`File "([^"\n]+)", line (\d+)(?:, in ([\p{L}_<>][\p{L}\p{N}_<>.]*))?`)
-	reFileLine    = regexp.MustCompile(`((?:[A-Za-z]:[\\/])?[\p{L}\p{N}_.@+~\\/-]*[\p{L}\p{N}_-]\.([A-Za-z][A-Za-z0-9]{0,7})):(\d+)`)
-	reExcMessage  = regexp.MustCompile(`((?:[\p{L}_][\p{L}\p{N}_]*\.)*[A-Z][\p{L}\p{N}_]*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)):[ \t]*(\S[^\n]*)`)
-	reErrMessage  = regexp.MustCompile(`(?i)\b(panic|fatal error|fatal|error|warning):[ \t]*(\S[^\n]*)`)
-	rePath        = regexp.MustCompile(`(?:~|\.{1,2})?/?(?:[\p{L}\p{N}_.@+-]+/)+[\p{L}\p{N}_.@+-]*`)
-	reWinPath     = regexp.MustCompile("[A-Za-z]:\\\\(?:[^\\\\\\s:*?\"<>|`]+\\\\)+[^\\\\\\s:*?\"<>|,`]+")
-	reFlag        = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*)`)
-	reHyphenated  = regexp.MustCompile(`[\p{L}][\p{L}\p{N}]*(?:-[\p{L}\p{N}]+)+`)
-	reToken       = regexp.MustCompile(`[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)*`)
-	reVersionTok  = regexp.MustCompile(`^[vV]\d+$`)
-	reQuoteDouble = regexp.MustCompile(`"([^"\n]+)"|“([^”\n]+)”`)
-	reQuoteSingle = regexp.MustCompile(`'([^'\n]+)'|‘([^’\n]+)’`)
-	reVersionLine = regexp.MustCompile(`(?m)^[ \t>*-]*(?:[\w.-]+(?: [\w.-]+){0,2}[ \t]*:[ \t]*(?:None|No|Yes|N/A|v?\d[^\n]*)|INSTALLED VERSIONS|-{3,})[ \t\r]*$`)
-	reHTMLTag     = regexp.MustCompile(`(?i)</?(?:a|b|br|code|details|div|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|source|span|strong|sub|summary|sup|table|td|th|tr|ul|video)\b[^<>\n]*>`)
-	reEnvLine     = regexp.MustCompile(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
-	reAngle       = regexp.MustCompile(`<[A-Za-z][\w-]{0,30}>`)
-	reScopeWord   = regexp.MustCompile(`[A-Za-z][\w.-]*`)
+	reHTMLComment = lazyre.New(`(?s)<!--.*?-->`)
+	reURL         = lazyre.New("(?i)\\b(?:https?|ftp|file)://[^\\s<>()\\[\\]\"'`]+")
+	reGitHubBlob  = lazyre.New(`(?i)^https?://github\.com/[^/]+/[^/]+/(?:blob|tree)/[^/]+/([^#?]+)`)
+	reEmail       = lazyre.New(`[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b`)
+	reBoilerLine  = lazyre.New(`(?m)^[ \t>]*(?:Traceback \(most recent call last\):|goroutine \d+ \[[^\]]*\]:|During handling of the above exception, another exception occurred:|The above exception was the direct cause of the following exception:)[ \t\r]*$`)
+	reTemplate    = lazyre.New(`(?im)^[ \t]*(?:#{1,6}[ \t]*|\*\*)(?:describe the bug|bug description|description|to reproduce|(?:how|steps) to reproduce|expected (?:behaviou?r|results?|output)|actual (?:behaviou?r|results?|output)|your project|screenshots?|os|operating system|platform|environment|[\w ]{0,20} versions?|[\w ]{0,20} extensions|extra tools|environment info(?:rmation)?|additional (?:context|information|notes)|code sample[^\n]*|problem description|output of [^\n]*|minimal (?:complete )?verifiable example|mvce confirmation|relevant log output|anything else[^\n]*|installed versions|system (?:details|information)|motivation|proposed solution|alternatives[^\n]*|feature request|bug report|what happened\??|what did you expect to happen\??|is your feature request related to a problem[^\n]*|describe the solution[^\n]*|describe alternatives[^\n]*|checklist)[ \t]*:?(?:\*\*)?[ \t\r]*$|_No response_`)
+	rePrompt      = lazyre.New(`(?m)^[ \t>]*(?:In|Out)[ \t]*\[\d*\]:`)
+	reFence       = lazyre.New("(?ms)^[ \\t>]*(```+|~~~+)([^\\n]*)\\n(.*?)(?:^[ \\t>]*(?:```+|~~~+)[ \\t\\r]*$|\\z)")
+	reInlineCode  = lazyre.New("`([^`\\n]+)`")
+	rePyFrame     = lazyre.New(`File "([^"\n]+)", line (\d+)(?:, in ([\p{L}_<>][\p{L}\p{N}_<>.]*))?`)
+	reFileLine    = lazyre.New(`((?:[A-Za-z]:[\\/])?[\p{L}\p{N}_.@+~\\/-]*[\p{L}\p{N}_-]\.([A-Za-z][A-Za-z0-9]{0,7})):(\d+)`)
+	reExcMessage  = lazyre.New(`((?:[\p{L}_][\p{L}\p{N}_]*\.)*[A-Z][\p{L}\p{N}_]*(?:Error|Exception|Warning|Exit|Interrupt|Failure|Fault)):[ \t]*(\S[^\n]*)`)
+	reErrMessage  = lazyre.New(`(?i)\b(panic|fatal error|fatal|error|warning):[ \t]*(\S[^\n]*)`)
+	rePath        = lazyre.New(`(?:~|\.{1,2})?/?(?:[\p{L}\p{N}_.@+-]+/)+[\p{L}\p{N}_.@+-]*`)
+	reWinPath     = lazyre.New("[A-Za-z]:\\\\(?:[^\\\\\\s:*?\"<>|`]+\\\\)+[^\\\\\\s:*?\"<>|,`]+")
+	reFlag        = lazyre.New(`--([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)*)`)
+	reHyphenated  = lazyre.New(`[\p{L}][\p{L}\p{N}]*(?:-[\p{L}\p{N}]+)+`)
+	reToken       = lazyre.New(`[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::)[\p{L}_][\p{L}\p{N}_]*)*`)
+	reVersionTok  = lazyre.New(`^[vV]\d+$`)
+	reQuoteDouble = lazyre.New(`"([^"\n]+)"|“([^”\n]+)”`)
+	reQuoteSingle = lazyre.New(`'([^'\n]+)'|‘([^’\n]+)’`)
+	reVersionLine = lazyre.New(`(?m)^[ \t>*-]*(?:[\w.-]+(?: [\w.-]+){0,2}[ \t]*:[ \t]*(?:None|No|Yes|N/A|v?\d[^\n]*)|INSTALLED VERSIONS|-{3,})[ \t\r]*$`)
+	reHTMLTag     = lazyre.New(`(?i)</?(?:a|b|br|code|details|div|em|h[1-6]|hr|i|img|kbd|li|ol|p|pre|source|span|strong|sub|summary|sup|table|td|th|tr|ul|video)\b[^<>\n]*>`)
+	reEnvLine     = lazyre.New(`(?im)^[ \t>*-]*(?:os|os-release|platform|machine|processor|byteorder|lc_all|lang|locale|python-bits|python|python version|sys\.version|sys\.platform|system|executable|encoding|browser|device|operating system|commit)[ \t]*:[^\n]*$`)
+	reAngle       = lazyre.New(`<[A-Za-z][\w-]{0,30}>`)
+	reScopeWord   = lazyre.New(`[A-Za-z][\w.-]*`)
 	// reIssueRef is a reference to an issue or pull request with the
 	// keyword that closes it on merge ("close #56", "Fixes owner/repo#12",
 	// "resolves GH-7", "closes https://github.com/o/r/issues/9"), or a
 	// reference that cannot be anything else ("owner/repo#12", "GH-7"). A
 	// bare "#56" is left alone: numbers are never terms, and "#333333" in a
 	// quoted string or "token #1" in an error message belong to the literal.
-	reIssueRef = regexp.MustCompile(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+(?:(?:[\w.-]+/[\w.-]+)?#\d+\b|gh-\d+\b|https?://[^\s/]+/[^\s/]+/[^\s/]+/(?:issues|pull)/\d+)|\b[\w.-]+/[\w.-]+#\d+\b|\bgh-\d+\b`)
+	reIssueRef = lazyre.New(`(?i)\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)[ \t]*:?[ \t]+(?:(?:[\w.-]+/[\w.-]+)?#\d+\b|gh-\d+\b|https?://[^\s/]+/[^\s/]+/[^\s/]+/(?:issues|pull)/\d+)|\b[\w.-]+/[\w.-]+#\d+\b|\bgh-\d+\b`)
 )
 
 // htmlTags are the tags of issue markup, never literals of the program.
@@ -198,24 +200,24 @@ func (x *extractor) sorted() []schema.GoalTerm {
 // merge does to the issue, not the code), traceback headers, issue-template
 // headings and IPython prompts.
 func (x *extractor) maskNoise() {
-	for _, re := range []*regexp.Regexp{reHTMLComment, reHTMLTag} {
+	for _, re := range []*regexp.Regexp{reHTMLComment(), reHTMLTag()} {
 		for _, m := range re.FindAllStringIndex(x.s, -1) {
 			x.setMask(m[0], m[1])
 		}
 	}
-	for _, m := range reURL.FindAllStringIndex(x.s, -1) {
+	for _, m := range reURL().FindAllStringIndex(x.s, -1) {
 		if x.masked(m[0], m[0]+1) {
 			continue
 		}
 		u := strings.TrimRight(x.s[m[0]:m[1]], ".,;:!?")
-		if b := reGitHubBlob.FindStringSubmatch(u); b != nil {
+		if b := reGitHubBlob().FindStringSubmatch(u); b != nil {
 			p := strings.TrimRight(b[1], "/")
 			x.add(p, KindPath, m[0], len(u), "", "", 0)
 			x.addFileName(p, m[0], len(u))
 		}
 		x.setMask(m[0], m[1])
 	}
-	for _, re := range []*regexp.Regexp{reEmail, reIssueRef, reBoilerLine, reTemplate, rePrompt} {
+	for _, re := range []*regexp.Regexp{reEmail(), reIssueRef(), reBoilerLine(), reTemplate(), rePrompt()} {
 		for _, m := range re.FindAllStringIndex(x.s, -1) {
 			x.setMask(m[0], m[1])
 		}
@@ -225,13 +227,13 @@ func (x *extractor) maskNoise() {
 // markCode marks fenced code blocks and inline code. Inline code that is not a
 // single name becomes a quoted term.
 func (x *extractor) markCode() {
-	for _, m := range reFence.FindAllStringSubmatchIndex(x.s, -1) {
+	for _, m := range reFence().FindAllStringSubmatchIndex(x.s, -1) {
 		x.setMask(m[4], m[5]) // the info string: ```py, ```pytb
 		for i := m[6]; i < m[7]; i++ {
 			x.code[i] = true
 		}
 	}
-	for _, m := range reInlineCode.FindAllStringSubmatchIndex(x.s, -1) {
+	for _, m := range reInlineCode().FindAllStringSubmatchIndex(x.s, -1) {
 		if x.code[m[0]] || x.masked(m[0], m[1]) {
 			continue
 		}
@@ -249,10 +251,10 @@ func (x *extractor) markCode() {
 // token passes will take on their own.
 func isSingleName(s string) bool {
 	s = strings.TrimSuffix(s, "()")
-	if reToken.FindString(s) == s || reFlag.FindString(s) == s {
+	if reToken().FindString(s) == s || reFlag().FindString(s) == s {
 		return true
 	}
-	if loc := rePath.FindStringIndex(s); loc != nil && loc[0] == 0 && loc[1] == len(s) {
+	if loc := rePath().FindStringIndex(s); loc != nil && loc[0] == 0 && loc[1] == len(s) {
 		return true
 	}
 	return false
@@ -261,7 +263,7 @@ func isSingleName(s string) bool {
 // frames finds stack-trace frames: Python's `File "x.py", line 12, in f` and
 // the "file.ext:line" of Go panics, compilers, linters and test runners.
 func (x *extractor) frames() {
-	for _, m := range rePyFrame.FindAllStringSubmatchIndex(x.s, -1) {
+	for _, m := range rePyFrame().FindAllStringSubmatchIndex(x.s, -1) {
 		if x.masked(m[0], m[1]) {
 			continue
 		}
@@ -276,7 +278,7 @@ func (x *extractor) frames() {
 		}
 		x.setMask(m[0], m[1])
 	}
-	for _, m := range reFileLine.FindAllStringSubmatchIndex(x.s, -1) {
+	for _, m := range reFileLine().FindAllStringSubmatchIndex(x.s, -1) {
 		if x.masked(m[0], m[1]) || !leftBoundary(x.s, m[0]) {
 			continue
 		}
@@ -362,7 +364,7 @@ func normalizePath(p string) string {
 // show_versions(), pip freeze and issue templates): package names that are not
 // the topic. It runs after frames(), which has already taken "file.py:12:".
 func (x *extractor) maskVersionDump() {
-	for _, re := range []*regexp.Regexp{reVersionLine, reEnvLine} {
+	for _, re := range []*regexp.Regexp{reVersionLine(), reEnvLine()} {
 		for _, m := range re.FindAllStringIndex(x.s, -1) {
 			if m[0] < x.body {
 				continue // the first line is the topic: "os: add Readlink" is Go's os package
@@ -380,7 +382,7 @@ func (x *extractor) errorFragments() {
 	for _, line := range strings.SplitAfter(x.s, "\n") {
 		body := strings.TrimRight(line, "\r\n")
 		best := []int(nil)
-		for _, re := range []*regexp.Regexp{reExcMessage, reErrMessage} {
+		for _, re := range []*regexp.Regexp{reExcMessage(), reErrMessage()} {
 			m := re.FindStringSubmatchIndex(body)
 			for m != nil && x.masked(off+m[0], off+m[0]+1) {
 				next := re.FindStringSubmatchIndex(body[m[1]:])
@@ -451,7 +453,7 @@ func cleanFragment(s string) (string, int) {
 // quote must open after a space or bracket and close before one, so the
 // apostrophes of "it's" and "don't" never pair up.
 func (x *extractor) quoted() {
-	for _, m := range reQuoteDouble.FindAllStringSubmatchIndex(x.s, -1) {
+	for _, m := range reQuoteDouble().FindAllStringSubmatchIndex(x.s, -1) {
 		a, b := m[2], m[3]
 		if a < 0 {
 			a, b = m[4], m[5]
@@ -463,7 +465,7 @@ func (x *extractor) quoted() {
 	}
 	pos := 0
 	for pos < len(x.s) {
-		m := reQuoteSingle.FindStringSubmatchIndex(x.s[pos:])
+		m := reQuoteSingle().FindStringSubmatchIndex(x.s[pos:])
 		if m == nil {
 			break
 		}
@@ -490,7 +492,7 @@ func (x *extractor) quoted() {
 // angles takes literals in angle brackets such as <nil> or <none>: printed
 // placeholders that the code spells exactly so. HTML tags are not terms.
 func (x *extractor) angles() {
-	for _, m := range reAngle.FindAllStringIndex(x.s, -1) {
+	for _, m := range reAngle().FindAllStringIndex(x.s, -1) {
 		t := x.s[m[0]:m[1]]
 		if x.masked(m[0], m[1]) || htmlTags[strings.ToLower(t[1:len(t)-1])] {
 			continue
@@ -539,7 +541,7 @@ func quoteCloses(s string, end int) bool {
 // "and/or" is not a path: a path has an extension, starts at "/", "./", "../"
 // or "~/", ends with "/", or has at least two slashes.
 func (x *extractor) paths() {
-	for _, m := range reWinPath.FindAllStringIndex(x.s, -1) {
+	for _, m := range reWinPath().FindAllStringIndex(x.s, -1) {
 		if x.masked(m[0], m[1]) || !leftBoundary(x.s, m[0]) {
 			continue
 		}
@@ -548,7 +550,7 @@ func (x *extractor) paths() {
 		x.addFileName(p, m[0], m[1]-m[0])
 		x.setMask(m[0], m[1])
 	}
-	for _, m := range rePath.FindAllStringIndex(x.s, -1) {
+	for _, m := range rePath().FindAllStringIndex(x.s, -1) {
 		a, b := m[0], m[1]
 		if x.masked(a, b) || !leftBoundary(x.s, a) {
 			continue
@@ -604,7 +606,7 @@ func leftBoundary(s string, i int) bool {
 // flags takes "--long-flags" (the name, without dashes, is the term: that is
 // how the code defines it).
 func (x *extractor) flags() {
-	for _, m := range reFlag.FindAllStringSubmatchIndex(x.s, -1) {
+	for _, m := range reFlag().FindAllStringSubmatchIndex(x.s, -1) {
 		if x.masked(m[0], m[1]) {
 			continue
 		}
@@ -630,7 +632,7 @@ var (
 // inheritance-diagram: command, file, header and directive names that a
 // search for their parts alone would dilute. Their parts are still words.
 func (x *extractor) hyphenated() {
-	for _, m := range reHyphenated.FindAllStringIndex(x.s, -1) {
+	for _, m := range reHyphenated().FindAllStringIndex(x.s, -1) {
 		a, b := m[0], m[1]
 		if x.masked(a, b) || !leftBoundary(x.s, a) {
 			continue
@@ -665,7 +667,7 @@ func (x *extractor) hyphenated() {
 
 // tokens classifies every remaining name and word.
 func (x *extractor) tokens() {
-	for _, m := range reToken.FindAllStringIndex(x.s, -1) {
+	for _, m := range reToken().FindAllStringIndex(x.s, -1) {
 		a, b := m[0], m[1]
 		if x.masked(a, b) {
 			continue
@@ -753,7 +755,7 @@ func isUpperStart(s string) bool {
 // CamelCase, snake_case, has digits, or sits in code; otherwise a lowercased
 // plain word unless it is a stopword.
 func (x *extractor) classify(tok string, off int, code, call bool, parent string) {
-	if utf8.RuneCountInString(tok) < 2 || reVersionTok.MatchString(tok) {
+	if utf8.RuneCountInString(tok) < 2 || reVersionTok().MatchString(tok) {
 		return
 	}
 	lw := strings.ToLower(tok)
@@ -817,7 +819,7 @@ func (x *extractor) scope() {
 	if a < 0 || (typed && !changeTypes[t.Type]) || x.masked(a, b) || x.code[a] {
 		return
 	}
-	words := reScopeWord.FindAllStringIndex(x.s[a:b], -1)
+	words := reScopeWord().FindAllStringIndex(x.s[a:b], -1)
 	for _, w := range words {
 		if w := x.s[a+w[0] : a+w[1]]; strings.ToLower(w) != w {
 			return // "TypeError: …", "cmd, API: …": a scope is written in lower case

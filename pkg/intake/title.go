@@ -1,12 +1,14 @@
 package intake
 
-import "regexp"
+import (
+	"github.com/rtch/rtch/pkg/internal/lazyre"
+)
 
 // reTitle is the opening of a goal's first line: blanks and list markers
 // (group 1), then optionally a commit-style prefix, "api: ", "cmd, api: "
 // (scope in group 2) or the conventional "fix(release)!: " (type in group
 // 3, scope in group 4).
-var reTitle = regexp.MustCompile(`^([\s>*-]*)(?:(?:([A-Za-z][\w.-]*(?:/[\w.-]+)*(?:,[ \t]*[A-Za-z][\w.-]*(?:/[\w.-]+)*)*)|([a-z]+)\(([A-Za-z][\w.-]*(?:/[\w.-]+)*)\))!?:[ \t]+)?`)
+var reTitle = lazyre.New(`^([\s>*-]*)(?:(?:([A-Za-z][\w.-]*(?:/[\w.-]+)*(?:,[ \t]*[A-Za-z][\w.-]*(?:/[\w.-]+)*)*)|([a-z]+)\(([A-Za-z][\w.-]*(?:/[\w.-]+)*)\))!?:[ \t]+)?`)
 
 // TitlePrefix is how a goal's first line opens.
 type TitlePrefix struct {
@@ -25,7 +27,7 @@ type TitlePrefix struct {
 // ParseTitle reads the opening of goal's first line. A prefix counts only
 // when words follow it on the same line: "api:" alone is the title itself.
 func ParseTitle(goal string) TitlePrefix {
-	m := reTitle.FindStringSubmatchIndex(goal)
+	m := reTitle().FindStringSubmatchIndex(goal)
 	if end := m[1]; end == m[3] || end == len(goal) || goal[end] == '\r' || goal[end] == '\n' {
 		return TitlePrefix{Words: m[3], ScopeStart: -1, ScopeEnd: -1}
 	}

@@ -33,7 +33,7 @@ var (
 func anchorDFA() *acDFA {
 	acOnce.Do(func() {
 		var words []string
-		for _, r := range rules {
+		for _, r := range rules() {
 			words = append(words, r.anchors...)
 			for _, set := range r.with {
 				words = append(words, set...)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // Finding is one pattern the probe matched. Probe returns at most one
@@ -90,14 +92,14 @@ func (r *rule) rejected(v string, loc []int) bool {
 
 // codeIndex precedes a role tag that is code: "pool[instruction]" indexes,
 // "Pool<System>" instantiates a generic type.
-var codeIndex = regexp.MustCompile(`[a-z0-9_)]$`)
+var codeIndex = lazyre.New(`[a-z0-9_)]$`)
 
 // codeValue follows a "System:" label that is a struct field in code
 // ("System: stat.Total,", "Human: human, }"): an expression, not a turn.
-var codeValue = regexp.MustCompile(`^[a-z_][a-z0-9_.\[\]]*(?:\(|,|\n|$| [-+*/|&] )`)
+var codeValue = lazyre.New(`^[a-z_][a-z0-9_.\[\]]*(?:\(|,|\n|$| [-+*/|&] )`)
 
 // programOutput follows "your output" when the output is a program's.
-var programOutput = regexp.MustCompile(`^ ?(?:director(?:y|ies)|dirs?|folders?|files?|paths?|streams?|buffers?|devices?|writers?|channels?|variables?|formats?|levels?|folder)\b`)
+var programOutput = lazyre.New(`^ ?(?:director(?:y|ies)|dirs?|folders?|files?|paths?|streams?|buffers?|devices?|writers?|channels?|variables?|formats?|levels?|folder)\b`)
 
 // verbAnchors are the override verbs (ovVerb).
 var verbAnchors = []string{"ignore", "disregard", "forget", "override", "bypass", "neglect", "discard",
@@ -143,47 +145,49 @@ const (
 // rules are every rule the probe runs: the override, persona, template,
 // trust and exfiltration rules below and the task-injection families of
 // probe_tasks.go.
-var rules = append(coreRules, taskRules...)
+var rules = sync.OnceValue(func() []rule { return append(coreRules(), taskRules()...) })
 
-var coreRules = []rule{
-	// override phrasing
-	{starts: true, with: [][]string{strongQualAnchors, nounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
-	{starts: true, with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
-	{starts: true, with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [a-z']+){0,6}?(?: and|,| then|, and|, then) (?:then |just |instead |only |simply )*` + outVerb + `\b`)},
-	{starts: true, with: [][]string{{"above", "everything", "all of that", "all that", "all your", "all previous", "all prior"}}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
-	{with: [][]string{{":", "do", "follow", "obey", "only", "exclusive", "solely", "except"}}, anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
-	{starts: true, words: true, with: [][]string{append(strongQualAnchors, "all", "any")}, anchors: verbAnchors, id: "override_phrase",
-		re: regexp.MustCompile(`\b` + ovVerb + ` (?:(?:all|any|the|your|of) )*` + ovStrongQual + ` ` + ovNoun + `\b`)},
-	{anchors: multilingualAnchors(), id: "override_phrase", re: multilingualOverride()},
-	// persona and mode switches
-	{starts: true, anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now (?:a|an|the|my|our|dan|free|unrestricted|jailbroken|no longer|going to|in (?:[a-z]+ )?mode|[a-z]+ing)\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're) (?:an? )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan|different (?:ai|model|assistant)|(?:ai|model|assistant) (?:without|with no)|(?:not|no longer) (?:an ai|bound|restricted))\b|\bpretend (?:that )?(?:there are|you have) no (?:rules|restrictions|filters|guidelines|limits)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
-	{with: [][]string{{"god", "dan", "jailbreak", "override", "sudo", "security", "system", "admin", "root"}}, anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
-	// system prompt extraction
-	{with: [][]string{{"reveal", "print", "show", "display", "output", "repeat", "dump", "leak", "share", "give me", "tell me", "encode", "translate", "spell out", "recite", "write out", "see", "what "}, {"system", "initial", "original", "hidden", "secret", "internal", "developer", "pre"}}, anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
-	{anchors: []string{"what were you told", "instructions", "system prompt", "initiali", "repeat", "opposite of your", "reverse of your", "what were those"}, id: "system_prompt_request", re: regexp.MustCompile(`\bwhat were you told\b|\b(?:my|your) (?:original |initial |system )?instructions (?:are|were) ?:|\bthe system prompt (?:is|was) ?:|\binitiali[sz]ation string\b|\brepeat (?:the |all |everything )?(?:text |words )?(?:above|before this|preceding)\b|\b(?:opposite|reverse) of your (?:system|initial) (?:prompt|instructions)\b|\bwhat were those instructions\b`)},
-	// directives about the reader's own output: data addressed to whoever
-	// writes "your reply" is an instruction to the model (BIPIA's task
-	// injections), as is "if asked …, simply respond with …"
-	{anchors: []string{"your response", "your reply", "your answer", "your output", "your responses", "your replies", "your answers"}, id: "response_directive",
-		unlessNext: programOutput, re: regexp.MustCompile(`\b(?:in|to|into|with|within|throughout) your (?:response|reply|answer|output)s?\b|\byour (?:response|reply|answer)'s\b|\b(?:modify|augment|enhance|enrich|end|begin|start|conclude|format|rewrite) your (?:response|reply|answer|output)s?\b|\byour (?:replies|answers|responses)\b`)},
-	{anchors: []string{"respond", "reply", "answer", "deviate"}, id: "response_directive",
-		re: regexp.MustCompile(`\b(?:simply|just|only|always) (?:respond|reply|answer)(?: only)? with\b|\byou (?:may|must|should|can) not deviate\b|\b(?:if|when|whenever) (?:you are |you're |you get )?asked (?:about|how|what|whether|for|to)\b[^.]{0,80}\b(?:respond|reply|answer)\b`)},
-	// text addressed to an AI reader (caution only)
-	{starts: true, anchors: []string{"note", "message", "instruction", "reminder", "attention", "dear", "if you are"}, id: "ai_address",
-		re: regexp.MustCompile(`\b(?:note|message|instructions?|reminder|attention) (?:to|for) (?:the |any |all |every )?(?:ai|llms?|assistants?|(?:ai )?(?:coding )?agents?|ai assistants?|models?|language models?|chatbots?|automated (?:analysis |screening )?(?:software|systems?|tools?))\b|\bdear (?:ai|llm|assistant|chatgpt|gpt|claude|model|bot)\b|\bif you are an? (?:ai|llm|language model|assistant|ai assistant|ai agent|large language model)\b`)},
-	// chat-template control tokens
-	{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
-	// role labels and role tags
-	{unless: codeIndex, with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)(?: (?:message|prompt|note|notice|override|update|alert|instructions?|mode|request|command))?(?: ?:[^\]]{0,40})? ?\](?:[^(\[]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
-	{unlessNext: codeValue, with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:#{1,6} ?|\*\*)?(?:system|developer|human)(?: message| prompt)? ?:(?:\*\*)? |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
-	// trust claims
-	{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_-]?tier["']? ?[:=] ?["']?(?:operator|trusted)\b(?:["']?(?: ?[^,|/ ]| ?$))|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
-	{anchors: []string{"verified", "trusted", "approved"}, id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
-	// concealment from the user
-	{with: [][]string{{"mention", "tell", "reveal", "disclose", "report", "show", "inform", "notify"}, {"user", "human", "anyone", "operator"}}, anchors: []string{"mention", "tell", "reveal", "disclose", "report", "show", "without"}, id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
-	// exfiltration by shell
-	{with: [][]string{{"|", "<(", "iwr", "invoke-webrequest", "webclient"}}, anchors: []string{"curl", "wget", "iex"}, id: "exfil_curl_pipe", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^|;\n]*\| ?(?:sudo )?(?:(?:ba|z|k|da|fi)?sh|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh <\( ?(?:curl|wget)\b|\$\( ?(?:curl|wget)\b[^)\n]*\) ?\| ?(?:ba)?sh\b|\biex ?\(? ?(?:iwr|invoke-webrequest|\(?new-object net\.webclient)`)},
-	{with: [][]string{{"-d", "--data", "-f", "--form", "-t", "--upload-file", "--post-file"}, {"~/.ssh", "/etc/", ".env", "$"}}, anchors: []string{"curl", "wget"}, id: "exfil_upload", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^\n]*(?:-d|--data[a-z-]*|-f|--form|-t|--upload-file|--post-file)[= ]+["']?[^ \n]{0,40}(?:~/\.ssh|/etc/(?:passwd|shadow)|\.env\b|\$\( ?(?:env|printenv|cat)\b|\$\{?(?:aws|github|gh|openai|anthropic|api)_?[a-z_]*)`)},
+func coreRules() []rule {
+	return []rule{
+		// override phrasing
+		{starts: true, with: [][]string{strongQualAnchors, nounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,3}? ` + ovStrongQual + `\b(?: [^ ]+){0,3}? ` + ovNoun + `\b`)},
+		{starts: true, with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
+		{starts: true, with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [a-z']+){0,6}?(?: and|,| then|, and|, then) (?:then |just |instead |only |simply )*` + outVerb + `\b`)},
+		{starts: true, with: [][]string{{"above", "everything", "all of that", "all that", "all your", "all previous", "all prior"}}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
+		{with: [][]string{{":", "do", "follow", "obey", "only", "exclusive", "solely", "except"}}, anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
+		{starts: true, words: true, with: [][]string{append(strongQualAnchors, "all", "any")}, anchors: verbAnchors, id: "override_phrase",
+			re: regexp.MustCompile(`\b` + ovVerb + ` (?:(?:all|any|the|your|of) )*` + ovStrongQual + ` ` + ovNoun + `\b`)},
+		{anchors: multilingualAnchors(), id: "override_phrase", re: multilingualOverride()},
+		// persona and mode switches
+		{starts: true, anchors: []string{"you are now", "you're now", "from now on", "pretend", "act as", "immerse yourself", "your new", "do anything now", "stay in character", "broken free"}, id: "you_are_now", re: regexp.MustCompile(`\byou(?: are|'re) now (?:a|an|the|my|our|dan|free|unrestricted|jailbroken|no longer|going to|in (?:[a-z]+ )?mode|[a-z]+ing)\b|\bfrom now on,? (?:you|your|act|respond|answer|reply|always|only)\b|\bpretend (?:to be|(?:that )?you are|you're) (?:an? )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan|different (?:ai|model|assistant)|(?:ai|model|assistant) (?:without|with no)|(?:not|no longer) (?:an ai|bound|restricted))\b|\bpretend (?:that )?(?:there are|you have) no (?:rules|restrictions|filters|guidelines|limits)\b|\bact as (?:an? |if you (?:are|were) )?(?:unrestricted|unfiltered|uncensored|jailbroken|evil|dan)\b|\bimmerse yourself (?:in|into) the role\b|\byour new (?:role|task|instructions?|goal|objective|purpose|persona) (?:is|are)\b|\bdo anything now\b|\bstay in character\b|\bbroken free of the\b`)},
+		{with: [][]string{{"god", "dan", "jailbreak", "override", "sudo", "security", "system", "admin", "root"}}, anchors: []string{" mode", "override", "request"}, id: "mode_switch", re: regexp.MustCompile(`\b(?:god|dan|jailbreak|jailbroken|override|sudo) mode\b|\b(?:security|system|admin|administrator|root) override\b|\badmin(?:istrator)? request\b`)},
+		// system prompt extraction
+		{with: [][]string{{"reveal", "print", "show", "display", "output", "repeat", "dump", "leak", "share", "give me", "tell me", "encode", "translate", "spell out", "recite", "write out", "see", "what "}, {"system", "initial", "original", "hidden", "secret", "internal", "developer", "pre"}}, anchors: []string{"prompt", "instruction", "message", "configuration", "directive"}, id: "system_prompt_request", re: regexp.MustCompile(`\b(?:reveal|print|show|display|output|repeat|dump|leak|share|give me|tell me|encode|translate|spell out|recite|write out|see|what (?:is|are|was|were))\b[^.?!]{0,40}?\b(?:(?:your|the|its|my) )?(?:(?:full|entire|exact|complete|original|initial|hidden|secret|internal|current) )*(?:system|initial|original|hidden|secret|internal|developer|pre-?) ?(?:prompt|instructions?|message|configuration|directives?)\b`)},
+		{anchors: []string{"what were you told", "instructions", "system prompt", "initiali", "repeat", "opposite of your", "reverse of your", "what were those"}, id: "system_prompt_request", re: regexp.MustCompile(`\bwhat were you told\b|\b(?:my|your) (?:original |initial |system )?instructions (?:are|were) ?:|\bthe system prompt (?:is|was) ?:|\binitiali[sz]ation string\b|\brepeat (?:the |all |everything )?(?:text |words )?(?:above|before this|preceding)\b|\b(?:opposite|reverse) of your (?:system|initial) (?:prompt|instructions)\b|\bwhat were those instructions\b`)},
+		// directives about the reader's own output: data addressed to whoever
+		// writes "your reply" is an instruction to the model (BIPIA's task
+		// injections), as is "if asked …, simply respond with …"
+		{anchors: []string{"your response", "your reply", "your answer", "your output", "your responses", "your replies", "your answers"}, id: "response_directive",
+			unlessNext: programOutput(), re: regexp.MustCompile(`\b(?:in|to|into|with|within|throughout) your (?:response|reply|answer|output)s?\b|\byour (?:response|reply|answer)'s\b|\b(?:modify|augment|enhance|enrich|end|begin|start|conclude|format|rewrite) your (?:response|reply|answer|output)s?\b|\byour (?:replies|answers|responses)\b`)},
+		{anchors: []string{"respond", "reply", "answer", "deviate"}, id: "response_directive",
+			re: regexp.MustCompile(`\b(?:simply|just|only|always) (?:respond|reply|answer)(?: only)? with\b|\byou (?:may|must|should|can) not deviate\b|\b(?:if|when|whenever) (?:you are |you're |you get )?asked (?:about|how|what|whether|for|to)\b[^.]{0,80}\b(?:respond|reply|answer)\b`)},
+		// text addressed to an AI reader (caution only)
+		{starts: true, anchors: []string{"note", "message", "instruction", "reminder", "attention", "dear", "if you are"}, id: "ai_address",
+			re: regexp.MustCompile(`\b(?:note|message|instructions?|reminder|attention) (?:to|for) (?:the |any |all |every )?(?:ai|llms?|assistants?|(?:ai )?(?:coding )?agents?|ai assistants?|models?|language models?|chatbots?|automated (?:analysis |screening )?(?:software|systems?|tools?))\b|\bdear (?:ai|llm|assistant|chatgpt|gpt|claude|model|bot)\b|\bif you are an? (?:ai|llm|language model|assistant|ai assistant|ai agent|large language model)\b`)},
+		// chat-template control tokens
+		{anchors: []string{"<|", "inst]", "sys>>", "_of_turn>", "_of_text", "_of_sentence", "eot_id"}, id: "chat_template", re: regexp.MustCompile(`<\|[a-z0-9_ -]{1,40}\|>|\[/?inst\]|<</?sys>>|<(?:start|end)_of_turn>|<\|?(?:begin|end)_of_(?:text|sentence)\|?>|<\|?eot_id\|?>`)},
+		// role labels and role tags
+		{unless: codeIndex(), with: [][]string{{"<", "[", ":"}}, anchors: []string{"system", "assistant", "human", "instruction", "sys>", "sys >", "admin", "developer", "end of"}, id: "role_token", re: regexp.MustCompile(`< ?/? ?(?:system|assistant|human|instructions?|sys|admin|developer)(?: message)? ?>|\[ ?(?:system|admin|assistant|developer|instructions?)(?: (?:message|prompt|note|notice|override|update|alert|instructions?|mode|request|command))?(?: ?:[^\]]{0,40})? ?\](?:[^(\[]|$)|\bsystem (?:message|prompt) ?:|< ?end of (?:session|conversation|context|input|document|prompt) ?>`)},
+		{unlessNext: codeValue(), with: [][]string{{":", "#"}}, anchors: []string{"system", "developer", "human", "assistant"}, id: "role_token", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:#{1,6} ?|\*\*)?(?:system|developer|human)(?: message| prompt)? ?:(?:\*\*)? |^ ?#{1,6} ?(?:end )?(?:system|system prompt|system message|assistant)(?: instructions?)? ?$`)},
+		// trust claims
+		{anchors: []string{"tier", "integrity notice", "approved", "operator", "verified by", "trusted by"}, id: "trust_claim", re: regexp.MustCompile(`trust[_-]?tier["']? ?[:=] ?["']?(?:operator|trusted)\b(?:["']?(?: ?[^,|/ ]| ?$))|\bguild integrity notice\b|\bapproved[_ ]by[_ ](?:the[_ ])?(?:user|operator|maintainers?|admin|administrator|owner)\b|\bpre-?approved (?:you|for you)\b|\bhave pre-?approved\b|\b(?:under|with|has|have|granted|grants?) operator (?:trust|privileges?|tier|level|access)\b|\b(?:verified|trusted|approved) by (?:the )?(?:operator|administrator|admin|system)\b`)},
+		{anchors: []string{"verified", "trusted", "approved"}, id: "trust_claim", lines: true, re: regexp.MustCompile(`(?m)^ ?(?:verified|trusted|approved|operator_approved) ?: ?["']?(?:yes|true)\b`)},
+		// concealment from the user
+		{with: [][]string{{"mention", "tell", "reveal", "disclose", "report", "show", "inform", "notify"}, {"user", "human", "anyone", "operator"}}, anchors: []string{"mention", "tell", "reveal", "disclose", "report", "show", "without"}, id: "concealment", re: regexp.MustCompile(`\b(?:do not|don't|never) (?:mention|tell|reveal|disclose|report|show) (?:this|these|it|that|anything)\b[^.]{0,40}?\b(?:user|human|anyone|operator)\b|\bwithout (?:telling|informing|notifying) the user\b`)},
+		// exfiltration by shell
+		{with: [][]string{{"|", "<(", "iwr", "invoke-webrequest", "webclient"}}, anchors: []string{"curl", "wget", "iex"}, id: "exfil_curl_pipe", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^|;\n]*\| ?(?:sudo )?(?:(?:ba|z|k|da|fi)?sh|python3?|perl|ruby|node)\b|\b(?:ba|z)?sh <\( ?(?:curl|wget)\b|\$\( ?(?:curl|wget)\b[^)\n]*\) ?\| ?(?:ba)?sh\b|\biex ?\(? ?(?:iwr|invoke-webrequest|\(?new-object net\.webclient)`)},
+		{with: [][]string{{"-d", "--data", "-f", "--form", "-t", "--upload-file", "--post-file"}, {"~/.ssh", "/etc/", ".env", "$"}}, anchors: []string{"curl", "wget"}, id: "exfil_upload", lines: true, re: regexp.MustCompile(`\b(?:curl|wget)\b[^\n]*(?:-d|--data[a-z-]*|-f|--form|-t|--upload-file|--post-file)[= ]+["']?[^ \n]{0,40}(?:~/\.ssh|/etc/(?:passwd|shadow)|\.env\b|\$\( ?(?:env|printenv|cat)\b|\$\{?(?:aws|github|gh|openai|anthropic|api)_?[a-z_]*)`)},
+	}
 }
 
 // multilingualOverride matches "ignore (all) previous instructions" in the
@@ -214,17 +218,17 @@ func multilingualOverride() *regexp.Regexp {
 }
 
 // mdCommentRE finds markdown link-reference comments, invisible once rendered.
-var mdCommentRE = regexp.MustCompile(`(?m)^ ?\[(?://|comment)\] ?: ?# ?[("'].*$`)
+var mdCommentRE = lazyre.New(`(?m)^ ?\[(?://|comment)\] ?: ?# ?[("'].*$`)
 
 // hiddenCueRE is what makes a hidden comment an instruction to a model:
 // words addressing a model or giving it orders (not generic verbs such as
 // print or state, which code inside comments is full of).
-var hiddenCueRE = regexp.MustCompile(`\b(?:ai|llm|llms|assistant|agent|agents|model|models|chatbot|gpt|claude|copilot|ignore|disregard|instructions?|you (?:must|should|are|will|may)|do not (?:mention|tell|reveal|show)|override)\b`)
+var hiddenCueRE = lazyre.New(`\b(?:ai|llm|llms|assistant|agent|agents|model|models|chatbot|gpt|claude|copilot|ignore|disregard|instructions?|you (?:must|should|are|will|may)|do not (?:mention|tell|reveal|show)|override)\b`)
 
 // mdImageRE and imgTagRE find images a renderer would fetch.
 var (
-	mdImageRE = regexp.MustCompile(`!\[[^\]]{0,300}\] ?\( ?<?((?:https?:)?//[^ )>]+)`)
-	imgTagRE  = regexp.MustCompile(`<img\b[^>]{0,300}?\bsrc ?= ?["']?((?:https?:)?//[^ "'>]+)`)
+	mdImageRE = lazyre.New(`!\[[^\]]{0,300}\] ?\( ?<?((?:https?:)?//[^ )>]+)`)
+	imgTagRE  = lazyre.New(`<img\b[^>]{0,300}?\bsrc ?= ?["']?((?:https?:)?//[^ "'>]+)`)
 )
 
 // defaultImageHosts are the hosts images may always load from:
@@ -244,10 +248,10 @@ var defaultImageHosts = []string{
 // forgedTagRE finds the wrapper's delimiter in the line view.
 // U+FFFD stands where an invalid byte was: an overlong '<' (C0 BC) decodes
 // to it, and models may still read the tag.
-var forgedTagRE = regexp.MustCompile(`[<\x{fffd}] ?/? ?guild ?: ?recall|llacer ?: ?dliug ?/? ?[<\x{fffd}]`)
+var forgedTagRE = lazyre.New(`[<\x{fffd}] ?/? ?guild ?: ?recall|llacer ?: ?dliug ?/? ?[<\x{fffd}]`)
 
 // fenceRE finds markdown code-fence lines in the line view.
-var fenceRE = regexp.MustCompile("(?m)^ {0,3}(?:```|~~~)")
+var fenceRE = lazyre.New("(?m)^ {0,3}(?:```|~~~)")
 
 // encodedRuns returns the runs of base64 characters (with trailing '=')
 // at least 24 long: long enough to hide a sentence. Hex runs are a subset.
@@ -325,7 +329,7 @@ func ProbeOptions(text string, o Options) []Finding {
 	// Phrases spelled with punctuation between the words (datamarking
 	// characters, underscores, dots) are matched on a words-only view.
 	words := ""
-	for _, r := range rules {
+	for _, r := range rules() {
 		v := flat
 		switch {
 		case r.lines:
@@ -426,7 +430,7 @@ var (
 )
 
 // roleLabelRE finds conversation-turn labels at line starts.
-var roleLabelRE = regexp.MustCompile(`(?m)^ ?(assistant|user|ai|bot|model|gpt|chatgpt) ?: `)
+var roleLabelRE = lazyre.New(`(?m)^ ?(assistant|user|ai|bot|model|gpt|chatgpt) ?: `)
 
 // probeRoleTurns flags a forged conversation: an assistant turn label beside
 // a user turn label.
@@ -434,9 +438,9 @@ func probeRoleTurns(sc *scanner, lines string, add func(string, string, []int)) 
 	var first []int
 	seen := map[string]bool{}
 	var ms [][]int
-	sc.scan(roleLabelRE, lines, roleLabelAnchors, nil, func(m []int) { ms = append(ms, m) })
+	sc.scan(roleLabelRE(), lines, roleLabelAnchors, nil, func(m []int) { ms = append(ms, m) })
 	for _, m := range ms {
-		sub := roleLabelRE.FindStringSubmatchIndex(lines[m[0]:m[1]])
+		sub := roleLabelRE().FindStringSubmatchIndex(lines[m[0]:m[1]])
 		label := lines[m[0]+sub[2] : m[0]+sub[3]]
 		if label != "user" {
 			label = "assistant"
@@ -465,23 +469,23 @@ func probeHiddenComments(sc *scanner, lines string, add func(string, string, []i
 		if end >= 0 {
 			bodyEnd, next = bodyStart+end, bodyStart+end+3
 		}
-		if hiddenCueRE.MatchString(lines[bodyStart:bodyEnd]) {
+		if hiddenCueRE().MatchString(lines[bodyStart:bodyEnd]) {
 			add("hidden_html_comment", lines, []int{start, next})
 		}
 		i = next
 	}
 	// markdown link-reference comments: [//]: # (text)
-	sc.scan(mdCommentRE, lines, mdCommentAnchors, nil, func(m []int) {
-		if hiddenCueRE.MatchString(lines[m[0]:m[1]]) {
+	sc.scan(mdCommentRE(), lines, mdCommentAnchors, nil, func(m []int) {
+		if hiddenCueRE().MatchString(lines[m[0]:m[1]]) {
 			add("hidden_html_comment", lines, m)
 		}
 	})
 }
 
 func probeImages(sc *scanner, flat string, hosts []string, add func(string, string, []int)) {
-	for _, re := range []*regexp.Regexp{mdImageRE, imgTagRE} {
+	for _, re := range []*regexp.Regexp{mdImageRE(), imgTagRE()} {
 		anchors := imageAnchors[:1]
-		if re == imgTagRE {
+		if re == imgTagRE() {
 			anchors = imageAnchors[1:]
 		}
 		sc.scan(re, flat, anchors, nil, func(m []int) {
@@ -527,11 +531,11 @@ func suspiciousImage(raw string, hosts []string) bool {
 // by trust_claim wherever it is.
 func probeDelimiters(sc *scanner, lines string, add func(string, string, []int)) {
 	var ms [][]int
-	sc.scan(forgedTagRE, lines, forgedAnchors, [][]string{{":"}}, func(m []int) { ms = append(ms, m) })
+	sc.scan(forgedTagRE(), lines, forgedAnchors, [][]string{{":"}}, func(m []int) { ms = append(ms, m) })
 	if len(ms) == 0 {
 		return
 	}
-	fences := fenceRE.FindAllStringIndex(lines, -1)
+	fences := fenceRE().FindAllStringIndex(lines, -1)
 	fi, inside := 0, false
 	for _, m := range ms {
 		for fi < len(fences) && fences[fi][0] < m[0] {
@@ -644,7 +648,7 @@ func probeEncoded(text string, add func(string, string, []int)) {
 			continue
 		}
 		plain := Normalize(string(dec))
-		for _, r := range rules {
+		for _, r := range rules() {
 			if !encodedKinds[r.id] || r.lines {
 				continue
 			}

@@ -3,12 +3,12 @@ package protect
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 	"github.com/rtch/rtch/pkg/tokens"
 )
 
@@ -56,12 +56,12 @@ const escapeRune = '¤'
 // nameRE matches the delimiter's tag name (and its reversed spelling, which a
 // bidi override displays as the tag) in the folded view. Brackets are not
 // required: over-escaping a prose mention is harmless, missing a tag is not.
-var nameRE = regexp.MustCompile(`guild ?: ?recall|llacer ?: ?dliug`)
+var nameRE = lazyre.New(`guild ?: ?recall|llacer ?: ?dliug`)
 
 // tagRE matches an opening or closing delimiter in the folded view, in any
 // spelling the view folds (case, whitespace, entities, look-alikes,
 // zero-width characters, escapes).
-var tagRE = regexp.MustCompile(`< ?(/?) ?guild ?: ?recall`)
+var tagRE = lazyre.New(`< ?(/?) ?guild ?: ?recall`)
 
 // Wrap neutralises every spelling of the delimiter inside text, then fences
 // it: "<guild:recall trust_tier=\"T\">\n" + escaped text + "\n</guild:recall>".
@@ -121,7 +121,7 @@ func Unwrap(wrapped string) (string, Tier, error) {
 		}
 		body = rest[:len(rest)-len(closeTag)]
 	}
-	if loc := nameRE.FindStringIndex(buildView(body, false, false).text); loc != nil {
+	if loc := nameRE().FindStringIndex(buildView(body, false, false).text); loc != nil {
 		return "", "", fmt.Errorf("%w: unescaped delimiter inside the text", ErrMalformed)
 	}
 	text, err := unescapeText(body)
@@ -138,7 +138,7 @@ func Unwrap(wrapped string) (string, Tier, error) {
 // checks that.
 func CountDelimiters(s string) (open, close int) {
 	v := buildView(s, false, false).text
-	for _, m := range tagRE.FindAllStringSubmatchIndex(v, -1) {
+	for _, m := range tagRE().FindAllStringSubmatchIndex(v, -1) {
 		if m[3] > m[2] {
 			close++
 		} else {
@@ -208,7 +208,7 @@ func escapeText(text string) string {
 	out := b.String()
 	// Escaping only adds ¤ sequences, which cannot join letters into a
 	// name, so the output needs re-checking only when the input held one.
-	if len(breaks) > 0 && nameRE.MatchString(buildView(out, false, false).text) {
+	if len(breaks) > 0 && nameRE().MatchString(buildView(out, false, false).text) {
 		// Unreachable by construction (every name match gets a break inside
 		// it); kept so that a folding bug can never emit a live delimiter.
 		return escapeAll(text)
@@ -224,7 +224,7 @@ func nameBreaks(text string) []int {
 	if !strings.Contains(v.text, "guild") && !strings.Contains(v.text, "llacer") {
 		return nil
 	}
-	ms := nameRE.FindAllStringIndex(v.text, -1)
+	ms := nameRE().FindAllStringIndex(v.text, -1)
 	if len(ms) == 0 {
 		return nil
 	}

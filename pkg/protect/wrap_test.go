@@ -71,7 +71,7 @@ func checkWrapped(t *testing.T, id, text string, tier Tier) {
 		t.Errorf("%s/%s: wrapped output is not valid UTF-8", id, tier)
 	}
 	open, closing := CountDelimiters(w)
-	names := len(nameRE.FindAllStringIndex(buildView(w, false, false).text, -1))
+	names := len(nameRE().FindAllStringIndex(buildView(w, false, false).text, -1))
 	if tier == TierOperator {
 		if open != 0 || closing != 0 || names != 0 {
 			t.Errorf("%s/operator: escaped text holds %d opening, %d closing delimiters, %d names", id, open, closing, names)

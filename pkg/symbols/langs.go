@@ -3,6 +3,9 @@ package symbols
 import (
 	"bytes"
 	"regexp"
+	"sync"
+
+	"github.com/rtch/rtch/pkg/internal/lazyre"
 )
 
 // A lineRule is a pattern tried on lines that pass a cheap prefilter; group
@@ -12,12 +15,16 @@ type lineRule struct {
 	re   *regexp.Regexp
 }
 
-func rules(kindPatterns ...string) []lineRule {
-	var rs []lineRule
-	for i := 0; i+1 < len(kindPatterns); i += 2 {
-		rs = append(rs, lineRule{kindPatterns[i], regexp.MustCompile(kindPatterns[i+1])})
-	}
-	return rs
+// rules are the patterns, compiled by the first call (a binary that finds
+// no symbols of the language does not pay for them).
+func rules(kindPatterns ...string) func() []lineRule {
+	return sync.OnceValue(func() []lineRule {
+		var rs []lineRule
+		for i := 0; i+1 < len(kindPatterns); i += 2 {
+			rs = append(rs, lineRule{kindPatterns[i], regexp.MustCompile(kindPatterns[i+1])})
+		}
+		return rs
+	})
 }
 
 // apply returns the first rule's match on line.
@@ -82,7 +89,7 @@ func pythonSymbols(out []Symbol, src []byte) []Symbol {
 			bytes.HasPrefix(t, []byte("class ")) || (indent == 0 && bytes.IndexByte(t, '=') > 0)) {
 			return
 		}
-		name, kind := apply(pyRules, line)
+		name, kind := apply(pyRules(), line)
 		if name == "" || (kind == "var" && (name == "if" || name == "else")) {
 			return
 		}
@@ -133,7 +140,7 @@ func jsSymbols(out []Symbol, src []byte) []Symbol {
 		if !hasAny(line, "function", "class", "interface", "type", "enum", "const", "let", "var", "(") {
 			return
 		}
-		name, kind := apply(jsRules, line)
+		name, kind := apply(jsRules(), line)
 		if name == "" || jsKeywords[name] {
 			return
 		}
@@ -165,7 +172,7 @@ func rustSymbols(out []Symbol, src []byte) []Symbol {
 		if !hasAny(t, "fn ", "struct ", "enum ", "trait ", "type ", "union ", "mod ", "macro_rules!", "const ", "static ", "impl") {
 			return
 		}
-		if name, kind := apply(rustRules, line); name != "" {
+		if name, kind := apply(rustRules(), line); name != "" {
 			out = append(out, Symbol{Name: name, Kind: kind, Line: no})
 		}
 	})
@@ -194,7 +201,7 @@ func javaSymbols(out []Symbol, src []byte) []Symbol {
 		if javaKeywords[first] || first == "" {
 			return
 		}
-		if name, kind := apply(javaRules, line); name != "" && !javaKeywords[name] {
+		if name, kind := apply(javaRules(), line); name != "" && !javaKeywords[name] {
 			out = append(out, Symbol{Name: name, Kind: kind, Line: no})
 		}
 	})
@@ -234,7 +241,7 @@ func cSymbols(out []Symbol, src []byte) []Symbol {
 		}
 		if t[0] == '}' {
 			if typedefBlock {
-				if name, kind := apply(cRules[4:], line); name != "" {
+				if name, kind := apply(cRules()[4:], line); name != "" {
 					out = append(out, Symbol{Name: name, Kind: kind, Line: no})
 				}
 				typedefBlock = false
@@ -242,7 +249,7 @@ func cSymbols(out []Symbol, src []byte) []Symbol {
 			return
 		}
 		if t[0] == '#' || hasAny(t, "struct", "union", "enum", "class", "typedef") {
-			if name, kind := apply(cRules[:4], line); name != "" {
+			if name, kind := apply(cRules()[:4], line); name != "" {
 				out = append(out, Symbol{Name: name, Kind: kind, Line: no})
 				return
 			}
@@ -320,7 +327,7 @@ var rubyRules = rules(
 	"const", `^\s*(?P<name>[A-Z][A-Z0-9_]*)\s*=[^=~]`,
 )
 
-var rubyAttr = regexp.MustCompile(`:([A-Za-z_]\w*)`)
+var rubyAttr = lazyre.New(`:([A-Za-z_]\w*)`)
 
 func rubySymbols(out []Symbol, src []byte) []Symbol {
 	inDoc := false
@@ -351,7 +358,7 @@ func rubySymbols(out []Symbol, src []byte) []Symbol {
 			out = appendAttrs(out, rest, no)
 			return
 		}
-		if name, kind := apply(rubyRules, line); name != "" {
+		if name, kind := apply(rubyRules(), line); name != "" {
 			out = append(out, Symbol{Name: name, Kind: kind, Line: no})
 		}
 	})
@@ -359,7 +366,7 @@ func rubySymbols(out []Symbol, src []byte) []Symbol {
 }
 
 func appendAttrs(out []Symbol, rest []byte, no int) []Symbol {
-	for _, m := range rubyAttr.FindAllSubmatch(rest, -1) {
+	for _, m := range rubyAttr().FindAllSubmatch(rest, -1) {
 		out = append(out, Symbol{Name: string(m[1]), Kind: "attr", Line: no})
 	}
 	return out
