@@ -2,7 +2,8 @@ package index
 
 import (
 	"bytes"
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/rtch/rtch/pkg/match"
@@ -92,18 +93,16 @@ func (f *File) finishHits(out []Hit, from int, phrase []int) []Hit {
 		}
 	}
 	hs := out[from:]
-	sort.Slice(hs, func(a, b int) bool {
-		x, y := &hs[a], &hs[b]
-		if x.Line != y.Line {
-			return x.Line < y.Line
+	slices.SortFunc(hs, func(x, y Hit) int {
+		switch {
+		case x.Line != y.Line:
+			return cmp.Compare(x.Line, y.Line)
+		case x.word != y.word:
+			return cmp.Compare(x.word, y.word)
+		case x.end != y.end:
+			return cmp.Compare(x.end, y.end)
 		}
-		if x.word != y.word {
-			return x.word < y.word
-		}
-		if x.end != y.end {
-			return x.end < y.end
-		}
-		return x.Term < y.Term
+		return cmp.Compare(x.Term, y.Term)
 	})
 	return out
 }

@@ -1,8 +1,10 @@
 package probe
 
 import (
+	"cmp"
 	"math/bits"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -279,11 +281,11 @@ func pickAnchors(ls []lineScore, terms []censusTerm) []int {
 		}
 		cs[i] = cand{l.line, sc}
 	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].score != cs[j].score {
-			return cs[i].score > cs[j].score
+	slices.SortStableFunc(cs, func(a, b cand) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
 		}
-		return cs[i].line < cs[j].line
+		return cmp.Compare(a.line, b.line)
 	})
 	var out []int
 	for _, c := range cs {

@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -515,12 +516,8 @@ func (r *run) collectHits() {
 	rankAt := r.rankAt()
 	for pi, p := range r.probes {
 		tf := append([]int(nil), r.targets[pi]...)
-		sort.SliceStable(tf, func(a, b int) bool {
-			pa, pb := rankAt[tf[a]], rankAt[tf[b]]
-			if pa != pb {
-				return pa < pb
-			}
-			return r.evs[tf[a]].path < r.evs[tf[b]].path
+		slices.SortStableFunc(tf, func(a, b int) int {
+			return cmp.Or(cmp.Compare(rankAt[a], rankAt[b]), cmp.Compare(r.evs[a].path, r.evs[b].path))
 		})
 		count := r.probeHits(p, tf)
 		if p.Family != FamilyFileInventory {
@@ -575,15 +572,15 @@ func (r *run) probeHits(p *planned, tf []int) int {
 
 // sortFileHits orders one file's hits by line, column and term.
 func sortFileHits(fh []pendingHit) {
-	sort.SliceStable(fh, func(a, b int) bool {
-		x, y := fh[a].hit, fh[b].hit
-		if x.Line != y.Line {
-			return x.Line < y.Line
+	slices.SortStableFunc(fh, func(a, b pendingHit) int {
+		x, y := a.hit, b.hit
+		switch {
+		case x.Line != y.Line:
+			return cmp.Compare(x.Line, y.Line)
+		case x.Col != y.Col:
+			return cmp.Compare(x.Col, y.Col)
 		}
-		if x.Col != y.Col {
-			return x.Col < y.Col
-		}
-		return x.Term < y.Term
+		return cmp.Compare(x.Term, y.Term)
 	})
 }
 
