@@ -536,6 +536,7 @@ func (fs *fileScan) symbols() {
 	buf := fs.r.symBufs.Get().(*[]symbols.Symbol)
 	defer fs.r.symBufs.Put(buf)
 	*buf = symbols.AppendExtract((*buf)[:0], fs.path, fs.data)
+	fs.facts.items = slices.Grow(fs.facts.items, len(*buf))
 	for _, s := range *buf {
 		fs.facts.items = append(fs.facts.items, item{scan: ScanSymbols, kind: "code_symbol", line: s.Line, value: s.Name,
 			sym: [3]string{s.Kind, s.Lang, s.Container}})
