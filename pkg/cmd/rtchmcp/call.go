@@ -100,6 +100,14 @@ func records(out []byte) []json.RawMessage {
 // handoff), as printed: encoding/json compacts a RawMessage when the reply
 // is marshalled.
 func firstValue(out []byte) (json.RawMessage, error) {
+	// An indented document (rtch-packet --format json) opens with "{" alone
+	// on its line and closes with the first "}" alone on one: a newline never
+	// occurs inside a JSON string. The reply's marshalling checks it.
+	if bytes.HasPrefix(out, []byte("{\n")) {
+		if i := bytes.Index(out, []byte("\n}\n")); i >= 0 {
+			return out[:i+2], nil
+		}
+	}
 	var raw json.RawMessage
 	if err := json.NewDecoder(bytes.NewReader(out)).Decode(&raw); err != nil {
 		return nil, err
