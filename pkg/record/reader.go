@@ -72,21 +72,9 @@ func (r *Reader) Next() (Line, error) {
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue
 		}
-		var env struct {
-			Kind *string         `json:"kind"`
-			V    json.RawMessage `json:"v"`
-			ID   json.RawMessage `json:"id"`
-		}
-		if !json.Valid(raw) {
-			return Line{}, &SyntaxError{r.name, r.no, "malformed record: " + describeJSONError(raw)}
-		}
-		if err := json.Unmarshal(raw, &env); err != nil {
-			msg := "malformed record: not a JSON object"
-			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) && te.Field == "kind" {
-				msg = fmt.Sprintf(`malformed record: "kind" is a JSON %s, not a string`, te.Value)
-			}
-			return Line{}, &SyntaxError{r.name, r.no, msg}
+		env, err := decodeEnvelope(raw)
+		if err != nil {
+			return Line{}, &SyntaxError{r.name, r.no, "malformed record: " + describeError(err)}
 		}
 		if env.Kind == nil || *env.Kind == "" {
 			return Line{}, &SyntaxError{r.name, r.no, `malformed record: no "kind"`}
@@ -108,17 +96,17 @@ func (r *Reader) Next() (Line, error) {
 	}
 }
 
-func describeJSONError(raw []byte) string {
-	var v any
-	err := json.Unmarshal(raw, &v)
+// describeError says what is wrong with a line json.Unmarshal refused.
+func describeError(err error) string {
 	var se *json.SyntaxError
-	if errors.As(err, &se) {
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
 		return fmt.Sprintf("invalid JSON at byte %d: %v", se.Offset, se)
+	case errors.As(err, &te) && te.Field == "kind":
+		return fmt.Sprintf(`"kind" is a JSON %s, not a string`, te.Value)
 	}
-	if err != nil {
-		return err.Error()
-	}
-	return "invalid JSON"
+	return "not a JSON object"
 }
 
 // readLine returns the next line without its "\n", io.EOF at the end. A final
