@@ -39,6 +39,10 @@ func Find(text string) []Finding {
 	if text == "" || !enabled {
 		return nil
 	}
+	return findKept(text)
+}
+
+func find(text string) []Finding {
 	return merge(append(findPlain(text), findEncoded(text)...))
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/rtch/rtch/pkg/cli"
 	"github.com/rtch/rtch/pkg/hydrate"
 	"github.com/rtch/rtch/pkg/index"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/snapshot"
 	"github.com/rtch/rtch/pkg/watch"
 	"github.com/rtch/rtch/pkg/zone"
@@ -49,6 +50,7 @@ func (o *Hot) Register(fs *flag.FlagSet) {
 
 // keep sets up what the handler reuses between calls.
 func (h *handler) keep(o Hot) error {
+	secret.KeepFindings() // the redactor's findings by text, for the process
 	h.resident = &cli.Resident{Indexes: &index.Keeper{}, Index: indexChoice(h.root.Dir, o), Hydrated: &hydrate.Cache{}}
 	if o.NoWatch {
 		return nil

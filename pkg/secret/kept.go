@@ -1,0 +1,75 @@
+package secret
+
+import (
+	"hash/maphash"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rtch/rtch/pkg/internal/bounded"
+)
+
+// A long-lived host (rtch-mcp) searches the same texts call after call:
+// the chunks of files it hydrated before, the lines of a packet it wrote
+// before, the strings of its replies. Once KeepFindings is on, Find keeps
+// the findings of every text of keptMin to keptMax bytes with the text
+// itself. They are a function of the text alone (the rules are fixed for
+// the life of the process), so a kept answer cannot go stale. A packet is
+// thousands of short lines at its boundary, most of them the same from one
+// call to the next (the skipped files, the chunks a question shares with
+// the last), hence the low minimum; longer texts (a whole file screened
+// for the index, a whole reply) are seldom searched twice.
+const (
+	keptMin   = 8
+	keptMax   = 16 << 10
+	keptTexts = 1 << 16
+	keptBytes = 32 << 20
+)
+
+var kept struct {
+	on   atomic.Bool
+	seed maphash.Seed
+	mu   sync.Mutex
+	m    bounded.Map[uint64, keptText]
+	hits int
+}
+
+// keptText is a text searched and what was found in it.
+type keptText struct {
+	text string
+	fs   []Finding
+}
+
+func init() { kept.seed = maphash.MakeSeed() }
+
+// keyOf is a text's key in the cache; a test makes texts collide.
+var keyOf = func(text string) uint64 { return maphash.String(kept.seed, text) }
+
+// KeepFindings turns the cache of findings on for the rest of the process.
+func KeepFindings() { kept.on.Store(true) }
+
+// findKept is find through the cache.
+func findKept(text string) []Finding {
+	if !kept.on.Load() || len(text) < keptMin || len(text) > keptMax {
+		return find(text)
+	}
+	key := keyOf(text)
+	kept.mu.Lock()
+	k, ok := kept.m.Get(key)
+	ok = ok && k.text == text
+	if ok {
+		kept.hits++
+	}
+	kept.mu.Unlock()
+	if ok {
+		return slices.Clone(k.fs)
+	}
+	fs := find(text)
+	kept.mu.Lock()
+	kept.m.Limit, kept.m.MaxSize = keptTexts, keptBytes
+	kept.m.Size = func(k keptText) int { return len(k.text) }
+	kept.m.Put(key, keptText{strings.Clone(text), slices.Clone(fs)})
+	kept.mu.Unlock()
+	return fs
+}

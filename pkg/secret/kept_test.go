@@ -1,0 +1,78 @@
+package secret
+
+import (
+	"hash/maphash"
+	"strings"
+	"testing"
+)
+
+// TestKeptFindingsAsFound: with the cache on, a text searched again gets
+// the findings a search gives, from the cache, and changing what a caller
+// got does not change what the next one gets.
+func TestKeptFindingsAsFound(t *testing.T) {
+	KeepFindings()
+	defer func() { // the package's other tests and benchmarks search afresh
+		kept.on.Store(false)
+		kept.m.Clear()
+	}()
+	pad := strings.Repeat("ordinary words and code, nothing to hide here.\n", 20)
+	texts := []string{
+		pad + "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n" + pad,
+		pad,
+		"pw=x\n",
+		strings.Repeat(pad, 20),
+	}
+	for _, text := range texts {
+		want := find(text)
+		before := kept.hits
+		first, second := Find(text), Find(text)
+		if !sameFindings(first, want) || !sameFindings(second, want) {
+			t.Fatalf("%.30q: found %v then %v, want %v", text, first, second, want)
+		}
+		hits := kept.hits - before
+		if cacheable := len(text) >= keptMin && len(text) <= keptMax; cacheable && hits != 1 || !cacheable && hits != 0 {
+			t.Fatalf("%.30q (%d bytes): %d answers from the cache", text, len(text), hits)
+		}
+		for i := range second {
+			second[i].Rule = "changed"
+		}
+		if third := Find(text); !sameFindings(third, want) {
+			t.Fatalf("%.30q: a caller's change reached the cache: %v", text, third)
+		}
+	}
+	if len(find(texts[0])) == 0 {
+		t.Fatal("the test's secret is not found: the test proves nothing")
+	}
+}
+
+// Two texts under one key each get their own findings.
+func TestKeptFindingsCollide(t *testing.T) {
+	KeepFindings()
+	keyOf = func(string) uint64 { return 1 }
+	defer func() {
+		kept.on.Store(false)
+		kept.m.Clear()
+		keyOf = func(text string) uint64 { return maphash.String(kept.seed, text) }
+	}()
+	clean, dirty := "nothing to see in this line", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
+	for range 2 {
+		if fs := Find(dirty); len(fs) == 0 {
+			t.Fatal("the secret was not found after a clean text took its key")
+		}
+		if fs := Find(clean); len(fs) != 0 {
+			t.Fatalf("the clean text got the secret's findings: %v", fs)
+		}
+	}
+}
+
+func sameFindings(a, b []Finding) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
