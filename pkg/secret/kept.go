@@ -10,11 +10,12 @@ import (
 	"github.com/rtch/rtch/pkg/internal/bounded"
 )
 
-// A long-lived host (rtch-mcp) searches the same texts call after call:
+// A long-lived host (rtch-mcp) redacts the same texts call after call:
 // the chunks of files it hydrated before, the lines of a packet it wrote
-// before, the strings of its replies. Once KeepFindings is on, Find keeps
+// before, the strings of its replies. Once KeepFindings is on, Redact keeps
 // the findings of every text of keptMin to keptMax bytes with the text
-// itself. They are a function of the text alone (the rules are fixed for
+// itself (Find, which screens whole files for the index, does not: a file
+// is screened once). They are a function of the text alone (the rules are fixed for
 // the life of the process), so a kept answer cannot go stale. A packet is
 // thousands of short lines at its boundary, most of them the same from one
 // call to the next (the skipped files, the chunks a question shares with
@@ -23,8 +24,8 @@ import (
 const (
 	keptMin   = 8
 	keptMax   = 16 << 10
-	keptTexts = 1 << 16
-	keptBytes = 32 << 20
+	keptTexts = 1 << 14
+	keptBytes = 8 << 20
 )
 
 var kept struct {
@@ -49,10 +50,10 @@ var keyOf = func(text string) uint64 { return maphash.String(kept.seed, text) }
 // KeepFindings turns the cache of findings on for the rest of the process.
 func KeepFindings() { kept.on.Store(true) }
 
-// findKept is find through the cache.
+// findKept is Find through the cache.
 func findKept(text string) []Finding {
-	if !kept.on.Load() || len(text) < keptMin || len(text) > keptMax {
-		return find(text)
+	if !kept.on.Load() || len(text) < keptMin || len(text) > keptMax || !enabled {
+		return Find(text)
 	}
 	key := keyOf(text)
 	kept.mu.Lock()

@@ -39,7 +39,7 @@ func Find(text string) []Finding {
 	if text == "" || !enabled {
 		return nil
 	}
-	return findKept(text)
+	return find(text)
 }
 
 func find(text string) []Finding {
@@ -57,7 +57,7 @@ func findPlain(text string) []Finding {
 // line the secret spans, and returns the rules that fired, sorted and
 // distinct.
 func Redact(text string) (string, []string) {
-	fs := Find(text)
+	fs := findKept(text)
 	if len(fs) == 0 {
 		return text, nil
 	}
