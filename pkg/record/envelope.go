@@ -99,7 +99,8 @@ func foldKey(lit []byte) string {
 	if len(name) > 16 { // more than four runes (a rune folds to one rune): none of the names
 		return ""
 	}
-	var out []byte
+	var buf [16]byte
+	out := buf[:0]
 	for len(name) > 0 {
 		if c := name[0]; c < utf8.RuneSelf {
 			if 'a' <= c && c <= 'z' {
@@ -113,7 +114,15 @@ func foldKey(lit []byte) string {
 		out = utf8.AppendRune(out, foldRune(r))
 		name = name[n:]
 	}
-	return string(out)
+	switch string(out) { // compared without a copy
+	case "KIND":
+		return "KIND"
+	case "V":
+		return "V"
+	case "ID":
+		return "ID"
+	}
+	return ""
 }
 
 // foldRune is the smallest rune of r's case-folding orbit.

@@ -69,14 +69,30 @@ func (c *GitCache) snapshot(ctx context.Context, dir string, maxLines int) (*sch
 	if err != nil || !watched {
 		return Snapshot(ctx, dir, maxLines)
 	}
+	if snap := c.keptAt(dir, maxLines, v); snap != nil {
+		return snap, nil
+	}
+	return c.take(ctx, dir, maxLines, v)
+}
+
+// keptAt is the kept snapshot of dir at the tree's version v, if git's
+// state still stands; nil otherwise.
+func (c *GitCache) keptAt(dir string, maxLines int, v uint64) *schema.GitSnapshot {
 	c.mu.Lock()
 	k := c.kept
 	c.mu.Unlock()
-	if k != nil && k.dir == dir && k.maxLines == maxLines && k.version == v {
-		if m := gitStateMarks(dir, k.deps); m != "" && m == k.marks {
-			return cloneSnapshot(k.snap), nil
-		}
+	if k == nil || k.dir != dir || k.maxLines != maxLines || k.version != v {
+		return nil
 	}
+	if m := gitStateMarks(dir, k.deps); m == "" || m != k.marks {
+		return nil
+	}
+	return cloneSnapshot(k.snap)
+}
+
+// take asks git and keeps the answer when git's state could be marked
+// before it ran and the tree stayed at version v while it ran.
+func (c *GitCache) take(ctx context.Context, dir string, maxLines int, v uint64) (*schema.GitSnapshot, error) {
 	deps, err := configFiles(ctx, dir)
 	if err != nil {
 		return Snapshot(ctx, dir, maxLines)
