@@ -246,29 +246,34 @@ func (f *File) join(p Pattern, runs [][]wordAt) bool {
 	if len(p.runs) == 1 {
 		return true
 	}
-	// at holds where run i may start (line, column): where run i-1's word
-	// ends plus the gap.
-	type place struct{ line, col int32 }
-	at := map[place]bool{}
+	// at holds where run i may start (line and column as one key), sorted:
+	// where run i-1's word ends plus the gap.
+	var at, next []uint64
 	var occs []Occ
 	for i := range p.runs {
-		next := map[place]bool{}
+		next = next[:0]
 		for _, w := range runs[i] {
 			occs = DecodeOccs(f.List(w.k), occs[:0])
 			for _, o := range occs {
-				if i > 0 && !at[place{o.Line, o.Col}] {
-					continue
+				if i > 0 {
+					if _, ok := slices.BinarySearch(at, placeKey(o.Line, o.Col)); !ok {
+						continue
+					}
 				}
 				if i == len(p.runs)-1 {
 					return true
 				}
-				next[place{o.Line, o.Col + w.n + int32(p.gaps[i])}] = true
+				next = append(next, placeKey(o.Line, o.Col+w.n+int32(p.gaps[i])))
 			}
 		}
-		at = next
-		if len(at) == 0 {
+		if len(next) == 0 {
 			return false
 		}
+		slices.Sort(next)
+		at, next = next, at
 	}
 	return false
 }
+
+// placeKey is a line and column as one comparable key.
+func placeKey(line, col int32) uint64 { return uint64(uint32(line))<<32 | uint64(uint32(col)) }
