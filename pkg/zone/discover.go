@@ -61,28 +61,42 @@ func discover(ctx context.Context, dir string, args ...string) (string, error) {
 
 // gitMarks describes what git's discovery reads for dir: the environment
 // that steers it and the .git entry of dir and of each ancestor. It is ""
-// (not to be trusted) when an entry is racy (walk.File.Racy: no identity,
-// or changed within walk.RacyWindow), as a timestamp tick could then hide
-// a change.
+// (not to be trusted) when an entry is racy (see markPaths).
 func gitMarks(dir string) string {
 	var b strings.Builder
 	for _, e := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"} {
 		fmt.Fprintf(&b, "%s=%s\x00", e, os.Getenv(e))
 	}
-	t := now()
+	var entries []string
 	for d := dir; ; d = filepath.Dir(d) {
-		st, err := os.Lstat(filepath.Join(d, ".git"))
-		if err != nil {
-			b.WriteString("-\x00")
-		} else {
-			f := walk.File{Size: st.Size(), ID: walk.IdentOf(st)}
-			if f.Racy(t) {
-				return ""
-			}
-			fmt.Fprintf(&b, "%v %d %+v\x00", st.Mode(), f.Size, f.ID)
-		}
+		entries = append(entries, filepath.Join(d, ".git"))
 		if filepath.Dir(d) == d {
-			return b.String()
+			break
 		}
 	}
+	if !markPaths(&b, entries) {
+		return ""
+	}
+	return b.String()
+}
+
+// markPaths writes the Lstat identity of each path to b (absent, or its
+// path, mode, size and walk.Ident) and reports false when one is racy
+// (walk.File.Racy: no identity, or changed within walk.RacyWindow), as a
+// timestamp tick could then hide a change.
+func markPaths(b *strings.Builder, paths []string) bool {
+	t := now()
+	for _, p := range paths {
+		st, err := os.Lstat(p)
+		if err != nil {
+			b.WriteString("-\x00")
+			continue
+		}
+		f := walk.File{Size: st.Size(), ID: walk.IdentOf(st)}
+		if f.Racy(t) {
+			return false
+		}
+		fmt.Fprintf(b, "%s %v %d %+v\x00", p, st.Mode(), f.Size, f.ID)
+	}
+	return true
 }

@@ -41,9 +41,7 @@ func TestDiscoveryAnsweredAgain(t *testing.T) {
 	}
 	ask("outside git", "", 1)
 	ask("asked again", "", 1)
-	if out, err := exec.Command("git", "init", "-q", top).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
+	gitIn(t, top, "init", "-q")
 	real, _ := filepath.EvalSymlinks(top)
 	ask("a work tree made above", real, 2)
 	ask("asked again inside", real, 2)
@@ -59,9 +57,7 @@ func TestYoungGitEntryNotTrusted(t *testing.T) {
 		t.Skip("no git")
 	}
 	top := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", top).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
+	gitIn(t, top, "init", "-q")
 	if m := gitMarks(top); m != "" {
 		t.Fatalf("a .git made just now was trusted: %q", m)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/rtch/rtch/pkg/schema"
-	"github.com/rtch/rtch/pkg/walk"
 )
 
 // GitCache keeps the git snapshot of one watched work tree for a
@@ -162,7 +160,7 @@ func mayHoldGitlinks(dir string) bool {
 var repoFiles = []string{"index", "HEAD", "packed-refs", "config", "config.worktree", "info/exclude", "info/attributes", "info/sparse-checkout", "refs/replace", "shallow"}
 
 // gitStateMarks describes git's state for dir beside deps; "" when an
-// entry is racy.
+// entry is racy (markPaths).
 func gitStateMarks(dir string, deps []string) string {
 	var b strings.Builder
 	for _, kv := range os.Environ() {
@@ -180,18 +178,8 @@ func gitStateMarks(dir string, deps []string) string {
 			paths = append(paths, filepath.Join(gitDir, filepath.FromSlash(ref)))
 		}
 	}
-	t := now()
-	for _, p := range append(paths, deps...) {
-		st, err := os.Lstat(p)
-		if err != nil {
-			b.WriteString("-\x00")
-			continue
-		}
-		f := walk.File{Size: st.Size(), ID: walk.IdentOf(st)}
-		if f.Racy(t) {
-			return ""
-		}
-		fmt.Fprintf(&b, "%s %v %d %+v\x00", p, st.Mode(), f.Size, f.ID)
+	if !markPaths(&b, append(paths, deps...)) {
+		return ""
 	}
 	return b.String()
 }

@@ -30,13 +30,7 @@ func TestGitSnapshotKeptWhileTreeAndGitStand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	run := func(args ...string) { t.Helper(); gitIn(t, dir, args...) }
 	run("init", "-q")
 	touch(t, dir, "a", "b")
 	run("add", "a", "b")
@@ -117,11 +111,11 @@ func TestGitSnapshotKeptWhileTreeAndGitStand(t *testing.T) {
 	// An embedded repository (a gitlink without .gitmodules): its commits
 	// change status, and its git directory is not watched.
 	inner := filepath.Join(dir, "inner")
-	for _, args := range [][]string{{"init", "-q", inner}, {"-C", inner, "commit", "-q", "--allow-empty", "-m", "i"}} {
-		if out, err := exec.Command("git", append([]string{"-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
+	if err := os.Mkdir(inner, 0o755); err != nil {
+		t.Fatal(err)
 	}
+	gitIn(t, inner, "init", "-q")
+	gitIn(t, inner, "commit", "-q", "--allow-empty", "-m", "i")
 	run("add", "inner")
 	ask("a repository embedded", 14)
 	ask("asked again with it", 15)
@@ -136,9 +130,7 @@ func TestGitCacheAnswersForTheWatchedTopOnly(t *testing.T) {
 		t.Skip("no git")
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
+	gitIn(t, dir, "init", "-q")
 	sub := filepath.Join(dir, "sub")
 	if err := os.Mkdir(sub, 0o755); err != nil {
 		t.Fatal(err)
@@ -172,9 +164,7 @@ func TestYoungGitStateNotTrusted(t *testing.T) {
 		t.Skip("no git")
 	}
 	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v %s", err, out)
-	}
+	gitIn(t, dir, "init", "-q")
 	if m := gitStateMarks(dir, nil); m != "" {
 		t.Fatalf("a git directory made just now was trusted: %q", m)
 	}

@@ -130,12 +130,7 @@ func TestSnapshotCountsAndCaps(t *testing.T) {
 		t.Skip("no git")
 	}
 	dir := t.TempDir()
-	run := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	run := func(args ...string) { t.Helper(); gitIn(t, dir, args...) }
 	run("init", "-q")
 	// Unborn branch: no head yet, but a branch name.
 	s, err := Snapshot(context.Background(), dir, 5)
@@ -156,5 +151,14 @@ func TestSnapshotCountsAndCaps(t *testing.T) {
 	run("checkout", "-q", "--detach")
 	if s, _ = Snapshot(context.Background(), dir, 2); s.Branch != "" {
 		t.Fatalf("detached HEAD has branch %q", s.Branch)
+	}
+}
+
+// gitIn runs git in dir with a test identity; a failure fails the test.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.email=t@example.com", "-c", "user.name=t"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v in %s: %v %s", args, dir, err, out)
 	}
 }
