@@ -15,24 +15,32 @@ type envelope struct {
 }
 
 // decodeEnvelope decodes raw's envelope as json.Unmarshal into an envelope
-// would, error for error. A line valid accepts (json.Valid's grammar) is
-// read by a scan of its top-level members that copies encoding/json's
-// rules (keys unescaped and matched by its case folding, the last
-// duplicate winning, null leaving the kind unset); anything else, and a
-// kind that is not a plain string, goes through json.Unmarshal itself.
-// Every stage reads every record of its input this way: encoding/json
-// steps through a state function per byte, twice, where these two loops
-// go through plain string bytes at a table lookup each.
+// would, error for error. The validator (json.Valid's grammar) hands over
+// the top-level members as it checks the line, and they are matched by
+// encoding/json's rules: keys unescaped and case-folded, the last
+// duplicate winning, null leaving the kind unset. A line that is not a
+// valid object, or whose kind is neither a string nor null, goes through
+// json.Unmarshal itself for its error. Every stage reads every record of
+// its input this way: encoding/json steps through a state function per
+// byte, twice, where the validator goes through plain string bytes at a
+// table lookup each.
 func decodeEnvelope(raw []byte) (envelope, error) {
 	var env envelope
-	if !valid(raw) {
-		return env, json.Unmarshal(raw, &env)
+	var kind []byte
+	badKind := false
+	ok := validMembers(raw, func(key, val []byte) {
+		switch foldKey(key) {
+		case "KIND":
+			kind, badKind = val, badKind || val[0] != '"' && string(val) != "null"
+		case "V":
+			env.V = val
+		case "ID":
+			env.ID = val
+		}
+	})
+	if !ok || badKind || !isObject(raw) {
+		return envelope{}, json.Unmarshal(raw, &env)
 	}
-	kind, v, id, ok := scanMembers(raw)
-	if !ok {
-		return env, json.Unmarshal(raw, &env) // not an object, or a kind neither string nor null
-	}
-	env.V, env.ID = v, id
 	switch {
 	case kind == nil || string(kind) == "null":
 	case bytes.IndexByte(kind, '\\') < 0 && utf8.Valid(kind):
@@ -48,39 +56,10 @@ func decodeEnvelope(raw []byte) (envelope, error) {
 	return env, nil
 }
 
-// scanMembers returns the raw values of the last top-level members of the
-// valid JSON text raw whose keys fold to KIND, V and ID; ok is false when
-// raw is not an object or a KIND member is neither a string nor null
-// (encoding/json reports that, whichever member comes last).
-func scanMembers(raw []byte) (kind, v, id []byte, ok bool) {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, nil, nil, false
-	}
-	i = skipSpace(raw, i+1)
-	for i < len(raw) && raw[i] == '"' {
-		kEnd := stringEnd(raw, i)
-		key := raw[i : kEnd+1]
-		i = skipSpace(raw, skipSpace(raw, kEnd+1)+1) // past the ':'
-		vEnd := valueEnd(raw, i)
-		val := raw[i:vEnd]
-		switch foldKey(key) {
-		case "KIND":
-			if val[0] != '"' && string(val) != "null" {
-				return nil, nil, nil, false
-			}
-			kind = val
-		case "V":
-			v = val
-		case "ID":
-			id = val
-		}
-		i = skipSpace(raw, vEnd)
-		if i < len(raw) && raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
-	}
-	return kind, v, id, true
+// isObject reports whether the JSON text raw is an object.
+func isObject(raw []byte) bool {
+	t := bytes.TrimLeft(raw, " \t\n\r")
+	return len(t) > 0 && t[0] == '{'
 }
 
 // foldKey is a member's key as encoding/json compares it with a field's
@@ -134,53 +113,4 @@ func foldRune(r rune) rune {
 		}
 		r = r2
 	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd is the index of the quote closing the string opening at b[i].
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j
-		}
-	}
-	return len(b) - 1
-}
-
-// valueEnd is the index just past the value starting at b[i].
-func valueEnd(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return stringEnd(b, i) + 1
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = stringEnd(b, j)
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(b)
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-		j++
-	}
-	return j
 }

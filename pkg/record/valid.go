@@ -6,8 +6,14 @@ package record
 // every record of every stage's input passes through, and it goes through
 // a string's plain bytes several times faster than encoding/json's
 // scanner, which steps through a state function per byte.
-func valid(b []byte) bool {
-	v := validator{b: b}
+func valid(b []byte) bool { return validMembers(b, nil) }
+
+// validMembers is valid, and when b is an object hands member each of its
+// top-level members as it checks them: the key's literal and the value's
+// bytes, both as written. A member seen before b turns out invalid has
+// been handed over all the same.
+func validMembers(b []byte, member func(key, val []byte)) bool {
+	v := validator{b: b, member: member}
 	i, ok := v.value(v.space(0), 0)
 	return ok && v.space(i) == len(b)
 }
@@ -16,7 +22,10 @@ func valid(b []byte) bool {
 // maxNestingDepth): arrays and objects nested deeper are an error.
 const maxDepth = 10000
 
-type validator struct{ b []byte }
+type validator struct {
+	b      []byte
+	member func(key, val []byte) // of the top-level object, or nil
+}
 
 // plain marks the bytes a string holds as themselves: not a quote, a
 // backslash or a control character.
@@ -78,20 +87,27 @@ func (v *validator) composite(i, depth int) (int, bool) {
 	}
 	for {
 		var ok bool
+		var key []byte
 		if obj {
 			if i >= len(v.b) || v.b[i] != '"' {
 				return i, false
 			}
+			start := i
 			if i, ok = v.str(i); !ok {
 				return i, false
 			}
+			key = v.b[start:i]
 			if i = v.space(i); i >= len(v.b) || v.b[i] != ':' {
 				return i, false
 			}
 			i = v.space(i + 1)
 		}
+		val := i
 		if i, ok = v.value(i, depth); !ok {
 			return i, false
+		}
+		if obj && depth == 1 && v.member != nil {
+			v.member(key, v.b[val:i])
 		}
 		if i = v.space(i); i >= len(v.b) {
 			return i, false
