@@ -1,7 +1,6 @@
 package secret
 
 import (
-	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
@@ -13,14 +12,14 @@ import (
 // A long-lived host (rtch-mcp) redacts the same texts call after call:
 // the chunks of files it hydrated before, the lines of a packet it wrote
 // before, the strings of its replies. Once KeepFindings is on, Redact keeps
-// the findings of every text of keptMin to keptMax bytes with the text
+// the findings of every text of keptMin to keptMax bytes, keyed by the text
 // itself (Find, which screens whole files for the index, does not: a file
-// is screened once). They are a function of the text alone (the rules are fixed for
-// the life of the process), so a kept answer cannot go stale. A packet is
-// thousands of short lines at its boundary, most of them the same from one
-// call to the next (the skipped files, the chunks a question shares with
-// the last), hence the low minimum; longer texts (a whole file screened
-// for the index, a whole reply) are seldom searched twice.
+// is screened once). They are a function of the text alone (the rules are
+// fixed for the life of the process), so a kept answer cannot go stale. A
+// packet is thousands of short lines at its boundary, most of them the
+// same from one call to the next (the skipped files, the chunks a question
+// shares with the last), hence the low minimum; longer texts (a whole
+// reply) are seldom searched twice.
 const (
 	keptMin   = 8
 	keptMax   = 16 << 10
@@ -30,22 +29,16 @@ const (
 
 var kept struct {
 	on   atomic.Bool
-	seed maphash.Seed
 	mu   sync.Mutex
-	m    bounded.Map[uint64, keptText]
+	m    bounded.Map[string, keptFindings]
 	hits int
 }
 
-// keptText is a text searched and what was found in it.
-type keptText struct {
-	text string
+// keptFindings are a text's findings and its size, the text being the key.
+type keptFindings struct {
+	size int
 	fs   []Finding
 }
-
-func init() { kept.seed = maphash.MakeSeed() }
-
-// keyOf is a text's key in the cache; a test makes texts collide.
-var keyOf = func(text string) uint64 { return maphash.String(kept.seed, text) }
 
 // KeepFindings turns the cache of findings on for the rest of the process.
 func KeepFindings() { kept.on.Store(true) }
@@ -55,10 +48,8 @@ func findKept(text string) []Finding {
 	if !kept.on.Load() || len(text) < keptMin || len(text) > keptMax || !enabled {
 		return Find(text)
 	}
-	key := keyOf(text)
 	kept.mu.Lock()
-	k, ok := kept.m.Get(key)
-	ok = ok && k.text == text
+	k, ok := kept.m.Get(text)
 	if ok {
 		kept.hits++
 	}
@@ -66,11 +57,11 @@ func findKept(text string) []Finding {
 	if ok {
 		return slices.Clone(k.fs)
 	}
-	fs := find(text)
+	fs := Find(text)
 	kept.mu.Lock()
 	kept.m.Limit, kept.m.MaxSize = keptTexts, keptBytes
-	kept.m.Size = func(k keptText) int { return len(k.text) }
-	kept.m.Put(key, keptText{strings.Clone(text), slices.Clone(fs)})
+	kept.m.Size = func(k keptFindings) int { return k.size }
+	kept.m.Put(strings.Clone(text), keptFindings{len(text), slices.Clone(fs)}) // text may alias a caller's buffer
 	kept.mu.Unlock()
 	return fs
 }
