@@ -10,7 +10,8 @@
 // also checks the last packet against the piped binaries run with
 // --no-index, byte for byte. With --vary every call is a new question (the
 // twelve terms and one word more, another each call), which no memo
-// answers.
+// answers. --format md asks for the brief, rtch_context's default, instead
+// of the JSON packet.
 //
 //	go build -o /tmp/b/ ./cmd/... && go run ./bench/hotcall --bin /tmp/b --root "$(go env GOROOT)/src" --pairs 10 [--also --no-watch]
 //
@@ -48,6 +49,7 @@ func main() {
 	noCheck := flag.Bool("no-check", false, "skip the comparison with the piped --no-index lane")
 	also := flag.String("also", "", "a second server with these extra flags (space-separated, e.g. --no-watch), called after the first in each round")
 	flag.BoolVar(&vary, "vary", false, "make every call a new question: the twelve terms and one more word, another on each call")
+	flag.StringVar(&format, "format", "json", "the calls' format: json (the packet) or md (the brief)")
 	flag.Parse()
 	if *bin == "" || *root == "" {
 		fmt.Fprintln(os.Stderr, "usage: hotcall --bin DIR --root TREE [--pairs N] [--index DIR]")
@@ -61,6 +63,10 @@ func main() {
 
 // vary is --vary: each call adds the next of extraWords to the goal.
 var vary bool
+
+// format is --format, the calls' rtch_context format and the piped lane's
+// rtch-packet --format.
+var format string
 
 // extraWords make the questions of --vary, words GOROOT/src holds.
 var extraWords = strings.Fields("mutex socket parser cache timer channel signal deadline cookie header proxy cipher certificate compress decode encode hash random sort heap ring list template json xml base64 hex unicode regexp scanner lexer reflect syscall pipe fork user group locale archive")
@@ -177,13 +183,14 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 }
 
 // call is one rtch_context on the server: the client's wall time, the
-// server's CPU across it, and the JSON packet.
+// server's CPU across it, and the text it returned (the JSON packet, or
+// the brief).
 func call(sv *server) (timing.Sample, string, error) {
 	goal, pid := sv.nextGoal(), sv.pid
 	c0 := timing.ProcessCPU(pid)
 	t0 := time.Now()
 	res, err := sv.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rtch_context",
-		Arguments: map[string]any{"goal": goal, "enough": enough, "format": "json"}})
+		Arguments: map[string]any{"goal": goal, "enough": enough, "format": format}})
 	wall := time.Since(t0).Seconds()
 	if err != nil {
 		return timing.Sample{}, "", err
@@ -211,11 +218,11 @@ func memory(pid int) string {
 	return strings.Join(out, ", ")
 }
 
-// pipedNoIndex is the JSON packet of the piped binaries with --no-index
-// for goal.
+// pipedNoIndex is what the piped binaries print with --no-index for goal,
+// in the calls' format.
 func pipedNoIndex(bin, root, goal string) (string, error) {
-	lane := fmt.Sprintf(`set -o pipefail; rtch-intake -q --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone -q | rtch-scout -q --no-index | rtch-probe -q --no-index | rtch-hydrate -q | rtch-packet -q --format json`,
-		goal, enough)
+	lane := fmt.Sprintf(`set -o pipefail; rtch-intake -q --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone -q | rtch-scout -q --no-index | rtch-probe -q --no-index | rtch-hydrate -q | rtch-packet -q --format %s`,
+		goal, enough, format)
 	cmd := exec.Command("bash", "-c", lane)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "SOURCE_DATE_EPOCH="+epoch)
