@@ -44,6 +44,12 @@ func Lane(intakeArgs []string) []Stage {
 // Packet is the rtch-packet stage with args (e.g. --format md).
 func Packet(args ...string) Stage { return Stage{rtchpacket.Tool(), args} }
 
+// PacketOn is the rtch-packet stage with args reading its stream through
+// d (rtchpacket.ToolOn): stages given the same stream and d decode it once.
+func PacketOn(d *rtchpacket.Decoded, args ...string) Stage {
+	return Stage{rtchpacket.ToolOn(d), args}
+}
+
 // Options are what every stage of a chain shares.
 type Options struct {
 	// Dir stands for the working directory (cli.Invocation.Dir).

@@ -94,15 +94,15 @@ func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in Cont
 		// One generated_at for both renderings of the packet.
 		now = time.Now().UTC().Format(time.RFC3339)
 	}
-	stream, res, err := h.lane(c, h.intakeArgs(in))
+	l, err := h.lane(c, h.intakeArgs(in))
 	if err != nil {
 		return nil, nil, err
 	}
-	renders := []pipeline.Stage{pipeline.Packet(packetArgs("json", now, in.Persist)...)}
+	renders := []pipeline.Stage{pipeline.PacketOn(l.decoded, packetArgs("json", now, in.Persist)...)}
 	if format == "md" {
-		renders = append(renders, pipeline.Packet(packetArgs("md", now, false)...))
+		renders = append(renders, pipeline.PacketOn(l.decoded, packetArgs("md", now, false)...))
 	}
-	outs, diag, err := c.render(stream, renders)
+	outs, diag, err := c.render(l.stream, renders)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -111,7 +111,7 @@ func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in Cont
 		return nil, nil, fmt.Errorf("rtch-packet printed no packet: %v", err)
 	}
 	body := string(outs[len(outs)-1])
-	diag = res.Diagnostics + diag
+	diag = l.res.Diagnostics + diag
 	return &mcp.CallToolResult{Content: text(body, diag), StructuredContent: packet}, nil, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rtch/rtch/pkg/cmd/rtchpacket"
 	"github.com/rtch/rtch/pkg/internal/bounded"
 	"github.com/rtch/rtch/pkg/pipeline"
 )
@@ -18,6 +19,11 @@ const (
 	memoSize  = 16
 	memoBytes = 64 << 20
 )
+
+// decodedSize is what a kept lane holds per byte of its stream: the
+// stream, and its records decoded, which take a little less (465 KB of
+// heap for the 547 KB stream of issue 17's question on GOROOT/src).
+const decodedSize = 2
 
 // memo keeps the output of the lane's reading stages (scout, probe,
 // hydrate) for the calls made since the tree last changed, keyed by what
@@ -33,10 +39,12 @@ type memo struct {
 	hits    int
 }
 
-// keptLane is one run of the reading stages.
+// keptLane is one run of the reading stages: the stream they wrote, and
+// that stream as rtch-packet decodes it, for every call it answers.
 type keptLane struct {
-	stream []byte
-	res    pipeline.Result
+	stream  []byte
+	decoded *rtchpacket.Decoded
+	res     pipeline.Result
 }
 
 // get is the lane kept for key at version v.
@@ -61,29 +69,30 @@ func (m *memo) put(v uint64, key [sha256.Size]byte, l keptLane) {
 		m.version = v
 	}
 	m.lanes.Limit, m.lanes.MaxSize = memoSize, memoBytes
-	m.lanes.Size = func(l keptLane) int { return len(l.stream) }
+	m.lanes.Size = func(l keptLane) int { return decodedSize * len(l.stream) }
 	m.lanes.Put(key, l)
 }
 
 // lane runs rtch-intake with intakeArgs through rtch-hydrate and returns
-// the stream rtch-packet reads. On a watched tree the reading stages' run
-// is kept and handed to a repeat call with the same intake and zone
-// records while the tree's version stands; a run during which the version
-// moved is not kept.
-func (h *handler) lane(c *call, intakeArgs []string) ([]byte, pipeline.Result, error) {
+// the stream rtch-packet reads, with the holder its renderings decode it
+// through. On a watched tree the reading stages' run is kept and handed to
+// a repeat call with the same intake and zone records while the tree's
+// version stands; a run during which the version moved is not kept.
+func (h *handler) lane(c *call, intakeArgs []string) (keptLane, error) {
 	defer releaseAfterLong(time.Now(), debug.FreeOSMemory)
 	stages := pipeline.Lane(intakeArgs)
 	if h.tree == nil || h.memo == nil {
-		return c.exec(nil, stages...)
+		stream, res, err := c.exec(nil, stages...)
+		return keptLane{stream, &rtchpacket.Decoded{}, res}, err
 	}
 	head, tail, n := stages[:2], stages[2:], len(stages)
 	front, res, err := c.execPart(0, n, nil, head...)
 	if err != nil {
-		return front, res, err
+		return keptLane{}, err
 	}
 	v, watched, err := h.tree.Version(c.ctx)
 	if err != nil {
-		return nil, res, err
+		return keptLane{}, err
 	}
 	key := sha256.Sum256(front)
 	if l, ok := h.memo.get(v, key); ok && watched {
@@ -92,16 +101,19 @@ func (h *handler) lane(c *call, intakeArgs []string) ([]byte, pipeline.Result, e
 				c.progress(pipeline.DoneLine(st.Tool.Name, len(head)+i+1, n, "kept from an earlier call"))
 			}
 		}
-		return l.stream, joined(res, l.res), nil
+		l.res = joined(res, l.res)
+		return l, nil
 	}
 	stream, tres, err := c.execPart(len(head), n, bytes.NewReader(front), tail...)
 	if err != nil {
-		return stream, joined(res, tres), err
+		return keptLane{}, err
 	}
+	l := keptLane{stream, &rtchpacket.Decoded{}, tres}
 	if after, still, err := h.tree.Version(c.ctx); err == nil && watched && still && after == v {
-		h.memo.put(v, key, keptLane{stream: stream, res: tres})
+		h.memo.put(v, key, l)
 	}
-	return stream, joined(res, tres), nil
+	l.res = joined(res, tres)
+	return l, nil
 }
 
 // joined is the result of two chains run one after the other, as one.

@@ -15,6 +15,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rtch/rtch/pkg/cli"
@@ -36,7 +37,22 @@ type options struct {
 var Formats = []string{"ndjson", "json", "yaml", "md"}
 
 // Tool returns the rtch-packet tool.
-func Tool() *cli.Tool {
+func Tool() *cli.Tool { return ToolOn(nil) }
+
+// Decoded is one stream as the packet formats read it, decoded once for
+// several renderings: a host that renders the same lane's packet as JSON
+// and as the md brief, or again on a later call, decodes its records once.
+type Decoded struct {
+	once sync.Once
+	in   *packet.Input
+	err  error
+}
+
+// ToolOn is the rtch-packet tool whose json, yaml and md renderings read
+// their stream through d: the first run decodes its standard input into d
+// and every later run uses what it decoded, so each run must be given the
+// same stream. A nil d decodes every run's own input, as Tool does.
+func ToolOn(d *Decoded) *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
 		Name:    "rtch-packet",
@@ -83,14 +99,14 @@ else the current time.`,
 			fs.IntVar(&o.budget, "budget-tokens", 0, "token budget `N` of what is written (default: the intake's budget_tokens, else the fanout level's)")
 			fs.StringVar(&o.tokenizer, "tokenizer", "", "count tokens with `NAME`: chars4 (ceil(chars/4), the default), o200k or cl100k")
 		},
-		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
+		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o, d) },
 	}
 }
 
 // Main runs rtch-packet with the process's arguments.
 func Main() int { return cli.Main(Tool()) }
 
-func run(ctx context.Context, env *cli.Env, o *options) error {
+func run(ctx context.Context, env *cli.Env, o *options, d *Decoded) error {
 	if len(env.Args) > 0 {
 		return cli.UsageHint("rtch-packet reads the lane's stream on standard input", "unexpected argument %q", env.Args[0])
 	}
@@ -105,12 +121,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if err != nil {
 		return err
 	}
-	in := &packet.Input{}
-	if o.format == "ndjson" {
-		err = env.Each(in.Collect)
-	} else {
-		err = consume(env.In, in)
-	}
+	in, err := input(env, o.format, d)
 	if err != nil {
 		return err
 	}
@@ -190,6 +201,23 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		}
 	}
 	return ctx.Err()
+}
+
+// input is the stream's records: passed through as they are read for
+// ndjson, else read whole into d (once for all its runs).
+func input(env *cli.Env, format string, d *Decoded) (*packet.Input, error) {
+	if format == "ndjson" {
+		in := &packet.Input{}
+		return in, env.Each(in.Collect)
+	}
+	if d == nil {
+		d = &Decoded{}
+	}
+	d.once.Do(func() {
+		d.in = &packet.Input{}
+		d.err = consume(env.In, d.in)
+	})
+	return d.in, d.err
 }
 
 // consume reads the stream without passing it through (the single-document
