@@ -215,8 +215,10 @@ func (f *folder) pushDecomposed(d rune, off int) {
 }
 
 func (f *folder) pushFolded(r rune, off int) {
-	if a, ok := alwaysFold[r]; ok {
-		r = a
+	if r >= utf8.RuneSelf { // alwaysFold has no ASCII key (TestFoldTablesLeaveASCII)
+		if a, ok := alwaysFold[r]; ok {
+			r = a
+		}
 	}
 	f.emit(r, off)
 }
@@ -250,7 +252,11 @@ func foldWords(rs []fr) []fr {
 		hasLatin, hasGlyph, allGlyph := false, false, true
 		for j < len(rs) && isWordRune(rs[j].r) {
 			r := rs[j].r
-			if _, ok := homoglyph[r]; ok {
+			if r < utf8.RuneSelf { // homoglyph has no ASCII key (TestFoldTablesLeaveASCII)
+				if isASCIILetter(r) {
+					allGlyph, hasLatin = false, true
+				}
+			} else if _, ok := homoglyph[r]; ok {
 				hasGlyph = true
 			} else {
 				if unicode.IsLetter(r) {
@@ -264,6 +270,9 @@ func foldWords(rs []fr) []fr {
 		}
 		if hasGlyph && (hasLatin || (allGlyph && latinMajority)) {
 			for k := i; k < j; k++ {
+				if rs[k].r < utf8.RuneSelf {
+					continue
+				}
 				if a, ok := homoglyph[rs[k].r]; ok {
 					rs[k].r = a
 				}

@@ -202,3 +202,15 @@ func TestAnchorsFoundAsBySearch(t *testing.T) {
 		}
 	}
 }
+
+// The folder looks ASCII up in neither look-alike table: that is exact only
+// while neither table has an ASCII key.
+func TestFoldTablesLeaveASCII(t *testing.T) {
+	for name, table := range map[string]map[rune]rune{"alwaysFold": alwaysFold, "homoglyph": homoglyph} {
+		for r := range table {
+			if r < utf8.RuneSelf {
+				t.Errorf("%s folds ASCII %q", name, r)
+			}
+		}
+	}
+}
