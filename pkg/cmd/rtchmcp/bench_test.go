@@ -71,19 +71,23 @@ func BenchmarkNewQuestionGOROOT(b *testing.B) {
 // BenchmarkRepeatOverStdioGOROOT is BenchmarkRepeatContextGOROOT through
 // what a stdio client reaches: the tool run as its binary runs it (the
 // output boundary's redactor, the reply writer) over pipes to an SDK
-// client, format json as bench/hotcall asks.
+// client, in each format (bench/hotcall --format).
 func BenchmarkRepeatOverStdioGOROOT(b *testing.B) {
 	cs := stdioSession(b, filepath.Join(runtime.GOROOT(), "src"), "--index", b.TempDir())
-	ask := func() {
-		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rtch_context",
-			Arguments: map[string]any{"goal": benchGoal, "enough": "the bench is done", "format": "json"}})
-		if err != nil || res.IsError {
-			b.Fatalf("rtch_context: %v", err)
+	for _, format := range []string{"json", "md"} {
+		ask := func() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "rtch_context",
+				Arguments: map[string]any{"goal": benchGoal, "enough": "the bench is done", "format": format}})
+			if err != nil || res.IsError {
+				b.Fatalf("rtch_context: %v", err)
+			}
 		}
-	}
-	ask()
-	for b.Loop() {
 		ask()
+		b.Run(format, func(b *testing.B) {
+			for b.Loop() {
+				ask()
+			}
+		})
 	}
 }
 
