@@ -179,8 +179,8 @@ func WrapBudget(text string, tier Tier, maxTokens int) (wrapped string, truncate
 	return Wrap(text[:end], tier), true
 }
 
-// escapeText applies Wrap's escaping to text (see Wrap).
-func escapeText(text string) string {
+// escape applies Wrap's escaping to text (see Wrap).
+func escape(text string) string {
 	breaks := nameBreaks(text)
 	var b strings.Builder
 	b.Grow(len(text) + len(breaks)*3)
