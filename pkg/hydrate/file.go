@@ -196,10 +196,23 @@ func decodeNoBOM(b []byte) string {
 // redacted (secret.Lines), so a window inside a multi-line secret is masked
 // too, while the rules' regexps run only where a window reaches.
 func (f *File) shownLines(s, e int) []string {
-	f.shownOnce.Do(func() { f.shown = secret.NewLines(walk.DecodeText(f.Data)) })
+	l := f.lines()
 	f.shownMu.Lock()
 	defer f.shownMu.Unlock()
-	return f.shown.Get(s, e)
+	return l.Get(s, e)
+}
+
+// rawLines returns lines s..e as shownLines cuts them, not redacted.
+func (f *File) rawLines(s, e int) []string {
+	l := f.lines()
+	f.shownMu.Lock()
+	defer f.shownMu.Unlock()
+	return l.Raw(s, e)
+}
+
+func (f *File) lines() *secret.Lines {
+	f.shownOnce.Do(func() { f.shown = secret.NewLines(walk.DecodeText(f.Data)) })
+	return f.shown
 }
 
 // SHA256Of returns the hex sha256 of lines s..e's original bytes.
@@ -213,12 +226,23 @@ func (f *File) SHA256Of(s, e int) string {
 // capped at maxRunes (0: DefaultMaxLineRunes) and "\n"-terminated; truncated
 // lists the line numbers that were cut.
 func (f *File) Render(s, e, maxRunes int) (text string, truncated []int) {
+	return f.render(f.shownLines, s, e, maxRunes)
+}
+
+// renderRaw is Render before redaction: the text a step is priced from
+// until it may be taken (such a price is marked "~", see unread).
+func (f *File) renderRaw(s, e, maxRunes int) string {
+	text, _ := f.render(f.rawLines, s, e, maxRunes)
+	return text
+}
+
+func (f *File) render(lines func(s, e int) []string, s, e, maxRunes int) (text string, truncated []int) {
 	if maxRunes <= 0 {
 		maxRunes = DefaultMaxLineRunes
 	}
 	s = max(s, 1)
 	var b strings.Builder
-	for i, line := range f.shownLines(s, min(e, f.Lines())) {
+	for i, line := range lines(s, min(e, f.Lines())) {
 		n := s + i
 		// A carriage return inside a line would let text overwrite itself on
 		// a terminal; it is shown as the visible symbol ␍ instead.

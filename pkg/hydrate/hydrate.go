@@ -842,7 +842,7 @@ func classStrength(c string) int {
 // injection probe run only on the steps that may be taken (see take), since
 // most planned windows are never read.
 func (h *hydrator) estimate(sf *surface, st *step) {
-	text, _ := sf.file.Render(st.seg.s, st.seg.e, h.o.MaxLineRunes)
+	text := sf.file.renderRaw(st.seg.s, st.seg.e, h.o.MaxLineRunes)
 	st.cost = h.o.Count.Of(text) + h.heading(sf, st.seg.s, st.seg.e)
 }
 

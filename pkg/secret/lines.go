@@ -4,9 +4,9 @@ import (
 	"strings"
 )
 
-// Lines is a whole text redacted range by range: NewLines runs the passes
-// that need all of it (keyword hits and the windows they open, private-key
-// blocks, base64 runs) once, and Get runs the rules' regexps only on the
+// Lines is a whole text redacted range by range: the first Get runs the
+// passes that need all of it (keyword hits and the windows they open,
+// private-key blocks, base64 runs), and Get runs the rules' regexps only on the
 // windows that reach the lines asked for, each window once. A tool that
 // shows a few windows of a file (rtch-hydrate) so pays for what it shows,
 // while a window inside a multi-line secret is masked as in the whole file.
@@ -29,6 +29,8 @@ type Lines struct {
 	// shown[i] is line i+1 redacted, once some range held it
 	shown []string
 	have  []bool
+	// scanned: the whole-text passes have run (scan)
+	scanned bool
 }
 
 // windows are one rule's windows over the text and what it found in each.
@@ -39,15 +41,26 @@ type windows struct {
 	done  []bool
 }
 
-// NewLines prepares text for redaction by line ranges.
+// NewLines prepares text for redaction by line ranges: the passes over the
+// whole text run before the first Get.
 func NewLines(text string) *Lines {
 	l := &Lines{text: text, encoded: map[int]*Finding{}}
 	l.starts = lineStarts(text)
 	l.shown = make([]string, len(l.starts))
 	l.have = make([]bool, len(l.starts))
-	if !enabled || text == "" {
-		return l
+	return l
+}
+
+// scan runs the passes that need the whole text, once.
+func (l *Lines) scan() {
+	if l.scanned {
+		return
 	}
+	l.scanned = true
+	if !enabled || l.text == "" {
+		return
+	}
+	text := l.text
 	rs := defaultRules()
 	gl, ex := rs.keywordHits(text)
 	for i, h := range gl {
@@ -60,7 +73,6 @@ func NewLines(text string) *Lines {
 	}
 	l.blocks = findKeyBlocks(text)
 	l.runs = base64Runs(text)
-	return l
 }
 
 func (l *Lines) addWindows(ws []span, find func(span) []Finding) {
@@ -95,9 +107,29 @@ func (l *Lines) Get(a, b int) []string {
 		return nil
 	}
 	if !l.held(a, b) {
+		l.scan()
 		l.redact(a, b)
 	}
 	return l.shown[a-1 : b]
+}
+
+// Raw returns lines a..b as Get cuts them, not redacted: for what only
+// measures the text and never shows it.
+func (l *Lines) Raw(a, b int) []string {
+	a, b = max(a, 1), min(b, len(l.starts))
+	if a > b {
+		return nil
+	}
+	return strings.Split(l.text[l.starts[a-1]:l.end(b)], "\n")[:b-a+1]
+}
+
+// end is the offset past line b: the start of the next line, or the end
+// of the text.
+func (l *Lines) end(b int) int {
+	if b < len(l.starts) {
+		return l.starts[b]
+	}
+	return len(l.text)
 }
 
 func (l *Lines) held(a, b int) bool {
@@ -111,10 +143,7 @@ func (l *Lines) held(a, b int) bool {
 
 // redact fills shown for lines a..b.
 func (l *Lines) redact(a, b int) {
-	lo, hi := l.starts[a-1], len(l.text)
-	if b < len(l.starts) {
-		hi = l.starts[b]
-	}
+	lo, hi := l.starts[a-1], l.end(b)
 	part := l.text[lo:hi]
 	if fs := l.find(lo, hi); len(fs) > 0 {
 		var sb strings.Builder

@@ -117,3 +117,28 @@ func TestLinesEdges(t *testing.T) {
 		t.Errorf("reversed range: %q", got)
 	}
 }
+
+// Raw cuts lines as Get does, leaves secrets as they are, and runs none of
+// the whole-text passes, which Get runs when it first needs them.
+func TestLinesRaw(t *testing.T) {
+	text := "a\n\ntoken = \"ghp_" + strings.Repeat("aB3dE5gH7j", 3) + "K9mN1p\"\nlast"
+	whole := strings.Split(text, "\n")
+	l := NewLines(text)
+	for a := 0; a <= len(whole)+1; a++ {
+		for b := a - 1; b <= len(whole)+1; b++ {
+			want := []string(nil)
+			if lo, hi := max(a, 1), min(b, len(whole)); lo <= hi {
+				want = whole[lo-1 : hi]
+			}
+			if got := l.Raw(a, b); !slices.Equal(got, want) {
+				t.Fatalf("Raw(%d, %d) = %q, want %q", a, b, got, want)
+			}
+		}
+	}
+	if l.scanned {
+		t.Fatal("Raw ran the whole-text passes")
+	}
+	if got := l.Get(3, 3)[0]; strings.Contains(got, "ghp_") || !l.scanned {
+		t.Fatalf("Get(3, 3) = %q", got)
+	}
+}
