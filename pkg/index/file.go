@@ -108,30 +108,44 @@ func decodeSkip(p string, b []byte) (*walk.Skip, error) {
 	return s, d.err
 }
 
-// decoder reads uvarints and byte runs, remembering the first error.
+// decoder reads uvarints and byte runs, remembering the first error; after
+// it nothing is left to read.
 type decoder struct {
 	b   []byte
 	err error
 }
 
+// uv reads a uvarint. Most are one byte (a delta, a column, a length), read
+// here without a call.
 func (d *decoder) uv() uint64 {
+	if len(d.b) > 0 && d.b[0] < 0x80 {
+		v := d.b[0]
+		d.b = d.b[1:]
+		return uint64(v)
+	}
+	return d.uvLong()
+}
+
+func (d *decoder) uvLong() uint64 {
 	if d.err != nil {
 		return 0
 	}
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
-		d.err = errShort
+		d.fail()
 		return 0
 	}
 	d.b = d.b[n:]
 	return v
 }
 
+func (d *decoder) fail() { d.err, d.b = errShort, nil }
+
 // count is a length that must fit in what is left.
 func (d *decoder) count() int {
 	v := d.uv()
 	if v > uint64(len(d.b)) && d.err == nil {
-		d.err = errShort
+		d.fail()
 		return 0
 	}
 	return int(v)
@@ -139,7 +153,7 @@ func (d *decoder) count() int {
 
 func (d *decoder) bytes(n int) []byte {
 	if d.err != nil || n > len(d.b) {
-		d.err = errShort
+		d.fail()
 		return nil
 	}
 	out := d.b[:n:n]
@@ -159,7 +173,7 @@ func (d *decoder) v() int64 {
 	}
 	v, n := binary.Varint(d.b)
 	if n <= 0 {
-		d.err = errShort
+		d.fail()
 		return 0
 	}
 	d.b = d.b[n:]
