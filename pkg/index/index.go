@@ -247,15 +247,6 @@ func (ix *Index) Read(st Stat) (*File, bool) {
 	return fl, true
 }
 
-// Check reports whether the entry Stat found passes its checksum, as Read
-// checks it, for a caller that answers from the table row and the
-// dictionaries without decoding the entry: a damaged entry is still found
-// (warned of, its file read again, the index rewritten).
-func (ix *Index) Check(st Stat) bool {
-	e := &ix.table[st.Row]
-	return ix.checkEntry(st.Row, ix.data[e.off:e.off+e.len])
-}
-
 // checkEntry reports whether row's bytes pass their checksum, computing
 // it only the first time the mapping's row is read.
 func (ix *Index) checkEntry(row int, blob []byte) bool {
