@@ -1,11 +1,6 @@
 package protect
 
-import (
-	"strings"
-	"sync"
-
-	"github.com/rtch/rtch/pkg/internal/bounded"
-)
+import "github.com/rtch/rtch/pkg/internal/bounded"
 
 // Wrap's escaping is a function of the text alone, and the same texts are
 // escaped again and again: the md brief renders every chunk anew each time
@@ -18,40 +13,17 @@ const (
 	keptBytes = 16 << 20
 )
 
-var kept = struct {
-	mu sync.Mutex
-	m  bounded.Map[string, keptEscape]
-}{m: bounded.Map[string, keptEscape]{Limit: keptTexts, MaxSize: keptBytes,
-	Size: func(k keptEscape) int { return k.size }}}
-
-// keptEscape is a text's escaping and the bytes the entry holds, the text
-// being the key.
-type keptEscape struct {
-	escaped string
-	size    int
-}
+var kept = bounded.Texts[string]{Limit: keptTexts, MaxSize: keptBytes}
 
 // escapeText is escape through the kept texts.
 func escapeText(text string) string {
 	if len(text) > keptMax {
 		return escape(text)
 	}
-	kept.mu.Lock()
-	k, ok := kept.m.Get(text)
-	kept.mu.Unlock()
-	if ok {
-		return k.escaped
+	if out, ok := kept.Get(text); ok {
+		return out
 	}
 	out := escape(text)
-	key := strings.Clone(text) // text may alias a caller's buffer
-	k = keptEscape{escaped: out, size: len(key)}
-	if out == text {
-		k.escaped = key
-	} else {
-		k.size += len(out)
-	}
-	kept.mu.Lock()
-	kept.m.Put(key, k)
-	kept.mu.Unlock()
+	kept.Put(text, out, len(out))
 	return out
 }

@@ -2,8 +2,6 @@ package secret
 
 import (
 	"slices"
-	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/rtch/rtch/pkg/internal/bounded"
@@ -27,41 +25,23 @@ const (
 	keptBytes = 8 << 20
 )
 
-var kept struct {
-	on   atomic.Bool
-	mu   sync.Mutex
-	m    bounded.Map[string, keptFindings]
-	hits int
-}
-
-// keptFindings are a text's findings and its size, the text being the key.
-type keptFindings struct {
-	size int
-	fs   []Finding
-}
+var (
+	keepOn atomic.Bool
+	kept   = bounded.Texts[[]Finding]{Limit: keptTexts, MaxSize: keptBytes}
+)
 
 // KeepFindings turns the cache of findings on for the rest of the process.
-func KeepFindings() { kept.on.Store(true) }
+func KeepFindings() { keepOn.Store(true) }
 
 // findKept is Find through the cache.
 func findKept(text string) []Finding {
-	if !kept.on.Load() || len(text) < keptMin || len(text) > keptMax || !enabled {
+	if !keepOn.Load() || len(text) < keptMin || len(text) > keptMax || !enabled {
 		return Find(text)
 	}
-	kept.mu.Lock()
-	k, ok := kept.m.Get(text)
-	if ok {
-		kept.hits++
-	}
-	kept.mu.Unlock()
-	if ok {
-		return slices.Clone(k.fs)
+	if fs, ok := kept.Get(text); ok {
+		return slices.Clone(fs)
 	}
 	fs := Find(text)
-	kept.mu.Lock()
-	kept.m.Limit, kept.m.MaxSize = keptTexts, keptBytes
-	kept.m.Size = func(k keptFindings) int { return k.size }
-	kept.m.Put(strings.Clone(text), keptFindings{len(text), slices.Clone(fs)}) // text may alias a caller's buffer
-	kept.mu.Unlock()
+	kept.Put(text, slices.Clone(fs), 0)
 	return fs
 }

@@ -11,8 +11,8 @@ import (
 func TestKeptFindingsAsFound(t *testing.T) {
 	KeepFindings()
 	defer func() { // the package's other tests and benchmarks search afresh
-		kept.on.Store(false)
-		kept.m.Clear()
+		keepOn.Store(false)
+		kept.Clear()
 	}()
 	pad := strings.Repeat("ordinary words and code, nothing to hide here.\n", 20)
 	texts := []string{
@@ -23,12 +23,12 @@ func TestKeptFindingsAsFound(t *testing.T) {
 	}
 	for _, text := range texts {
 		want := find(text)
-		before := kept.hits
+		before := kept.Hits()
 		first, second := findKept(text), findKept(text)
 		if !sameFindings(first, want) || !sameFindings(second, want) {
 			t.Fatalf("%.30q: found %v then %v, want %v", text, first, second, want)
 		}
-		hits := kept.hits - before
+		hits := kept.Hits() - before
 		if cacheable := len(text) >= keptMin && len(text) <= keptMax; cacheable && hits != 1 || !cacheable && hits != 0 {
 			t.Fatalf("%.30q (%d bytes): %d answers from the cache", text, len(text), hits)
 		}
@@ -48,8 +48,8 @@ func TestKeptFindingsAsFound(t *testing.T) {
 func TestKeptFindingsPerText(t *testing.T) {
 	KeepFindings()
 	defer func() {
-		kept.on.Store(false)
-		kept.m.Clear()
+		keepOn.Store(false)
+		kept.Clear()
 	}()
 	clean, dirty := "nothing to see in this line", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 	for range 2 {
