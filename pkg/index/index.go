@@ -594,6 +594,8 @@ func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
 		return sec, errors.New("checksum mismatch in the table (corrupt)")
 	}
 	d := decoder{b: tb}
+	// n is under the table's checksum; a row takes at least 11 bytes.
+	sec.table = make([]entry, 0, min(n, uint64(len(tb))/11))
 	for i := uint64(0); i < n && d.err == nil; i++ {
 		e := entry{path: string(d.bytes(d.count()))}
 		e.size = int64(d.uv())
