@@ -14,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/rtch/rtch/pkg/internal/hugeheap"
 	"io"
 	"os"
 	"os/signal"
@@ -85,6 +86,11 @@ type Tool struct {
 	Inputs func() []string
 	// Run does the work.
 	Run func(ctx context.Context, env *Env) error
+	// HugeHeap is about what the tool's heap grows to in a run, in bytes:
+	// Main backs that much of it with huge pages (pkg/internal/hugeheap),
+	// worth it for a stage whose heap grows to tens of megabytes; 0 for
+	// none.
+	HugeHeap int
 }
 
 // Env is what Run works with.
@@ -251,6 +257,9 @@ func Code(code int, err error) error { return &ExitError{Code: code, Err: err, C
 // Main runs the tool with the process's arguments and standard streams and
 // returns the exit code.
 func Main(t *Tool) int {
+	if t.HugeHeap > 0 {
+		hugeheap.Prepare(t.HugeHeap)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return Run(ctx, t, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

@@ -35,8 +35,9 @@ type options struct {
 func Tool() *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
-		Name:    "rtch-hydrate",
-		Summary: "read bounded, re-enterable chunks of the ranked surfaces",
+		Name:     "rtch-hydrate",
+		HugeHeap: 256 << 20, // 30 MB on GOROOT/src
+		Summary:  "read bounded, re-enterable chunks of the ranked surfaces",
 		Usage: "rtch-hydrate < stream                      (after rtch-probe)\n" +
 			"       rtch-hydrate --reenter PATH:L<s>-L<e> | PATH:<line> [...]\n" +
 			"       rtch-hydrate --rehydrate PACKET.yaml|PACKET.json",

@@ -55,9 +55,10 @@ type Decoded struct {
 func ToolOn(d *Decoded) *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
-		Name:    "rtch-packet",
-		Summary: "assemble the evidence packet of the lane",
-		Usage:   "rtch-packet [--format ndjson|json|yaml|md] [--persist] [--handoff-to-consolidate] [--now TIME] < stream",
+		Name:     "rtch-packet",
+		HugeHeap: 64 << 20, // 10-15 MB
+		Summary:  "assemble the evidence packet of the lane",
+		Usage:    "rtch-packet [--format ndjson|json|yaml|md] [--persist] [--handoff-to-consolidate] [--now TIME] < stream",
 		Description: `Reads the whole stream (intake to chunks) and builds the rtch.packet of
 SPEC §9: ranked selected_surfaces with their chunks, every skip, honest
 unresolved_questions, the caution_map (injection-flagged and redacted chunks,

@@ -33,9 +33,10 @@ type options struct {
 func Tool() *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
-		Name:    "rtch-probe",
-		Summary: "plan and execute typed probes in one pass, and rank the surfaces",
-		Usage:   "rtch-probe [--plan-only] [flags] < stream",
+		Name:     "rtch-probe",
+		HugeHeap: 256 << 20, // 27 MB warm on GOROOT/src, more cold
+		Summary:  "plan and execute typed probes in one pass, and rank the surfaces",
+		Usage:    "rtch-probe [--plan-only] [flags] < stream",
 		Description: `Reads the record stream (rtch.intake, rtch.zone, rtch.candidate and rtch.basket
 are required), passes it through unchanged, and plans typed probes from the
 basket: explicit_seed, durable_handle, file_inventory, code_symbol, heading,

@@ -28,9 +28,10 @@ import (
 func Tool() *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
-		Name:    "rtch-scout",
-		Summary: "scout the zone's shape and build the candidate basket",
-		Usage:   "rtch-scout [flags] < stream",
+		Name:     "rtch-scout",
+		HugeHeap: 512 << 20, // an index build over GOROOT/src grows to about 330 MB
+		Summary:  "scout the zone's shape and build the candidate basket",
+		Usage:    "rtch-scout [flags] < stream",
 		Description: `Reads the record stream (rtch.intake and rtch.zone are required), passes it
 through unchanged, walks the zone root once and runs every structural scan on
 each text file: directory map, file names, markdown headings, frontmatter

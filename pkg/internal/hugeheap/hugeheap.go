@@ -8,13 +8,10 @@
 // takes 16 faults instead of 8,192.
 package hugeheap
 
-// Reserve is how much of the heap's address space Prepare marks: more
-// than a lane stage's heap grows to, and only address space until it is
-// touched.
-const Reserve = 256 << 20
-
-// Prepare marks Reserve bytes of the heap's address space for huge pages
-// and gives them back to the heap, where the next allocations take them.
-// It is for a process's start (cli.Main); it does nothing where the
-// platform has no such advice.
-func Prepare() { prepare() }
+// Prepare marks up to n bytes of the heap's address space (at most a
+// quarter of the machine's memory) for huge pages and gives them back to
+// the heap, where the next allocations take them. It is for a process's
+// start (cli.Main), n about what the process's heap grows to; it costs
+// about 6 ms and 1 ms per 100 MiB, and does nothing where the platform
+// has no such advice.
+func Prepare(n int) { prepare(n) }

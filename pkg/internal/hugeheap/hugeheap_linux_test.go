@@ -48,7 +48,7 @@ func TestPrepareBacksTheHeapWithHugePages(t *testing.T) {
 // measureChild prints the process's huge-page memory before and after
 // allocating 32 MiB in 64-byte objects, Prepare called first.
 func measureChild() {
-	Prepare()
+	Prepare(64 << 20)
 	before, ok := anonHugeKB()
 	if !ok {
 		return

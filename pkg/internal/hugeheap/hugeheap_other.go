@@ -2,4 +2,4 @@
 
 package hugeheap
 
-func prepare() {}
+func prepare(int) {}
