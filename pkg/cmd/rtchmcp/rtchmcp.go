@@ -47,10 +47,9 @@ type options struct {
 func Tool() *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
-		Name:     "rtch-mcp",
-		HugeHeap: 1 << 30, // a first call's index build and the kept lanes
-		Summary:  "serve the toolkit to agent harnesses over the Model Context Protocol",
-		Usage:    "rtch-mcp [--root DIR] [--http 127.0.0.1:PORT [--allow-remote]] [flags]",
+		Name:    "rtch-mcp",
+		Summary: "serve the toolkit to agent harnesses over the Model Context Protocol",
+		Usage:   "rtch-mcp [--root DIR] [--http 127.0.0.1:PORT [--allow-remote]] [flags]",
 		Description: `Speaks MCP on standard input and output (one JSON-RPC message per line), or
 with --http ADDR the streamable HTTP transport at http://ADDR/mcp. --http binds
 loopback addresses only (127.0.0.1, ::1, localhost) unless --allow-remote says
