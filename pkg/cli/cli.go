@@ -14,7 +14,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/rtch/rtch/pkg/internal/hugeheap"
 	"io"
 	"os"
 	"os/signal"
@@ -24,6 +23,7 @@ import (
 	"syscall"
 
 	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/internal/hugeheap"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/secret"
 )
