@@ -63,9 +63,13 @@ type ruleRef struct {
 type rule struct {
 	src gitleaksRule
 	// gate, when set, drops keyword hits that cannot start a match (gates.go)
-	gate  func(text string, at, n int) bool
-	once  sync.Once
-	re    *regexp.Regexp
+	gate func(text string, at, n int) bool
+	once sync.Once
+	re   *regexp.Regexp
+	// pre, when set, is re without the optional parts its matches may
+	// start with (prefilter.go): a window it does not match holds no
+	// match of re.
+	pre   *regexp.Regexp
 	allow []*allow
 }
 
@@ -75,6 +79,7 @@ type rule struct {
 func (r *rule) compile() {
 	r.once.Do(func() {
 		r.re = regexp.MustCompile(r.src.Regex)
+		r.pre = prefilter(r.src.Regex)
 		r.allow = mustAllows(r.src.Allowlists)
 	})
 }
@@ -215,6 +220,9 @@ func (rs *ruleSet) find(text string, hits [][]int) []Finding {
 // find runs the rule on the window w of text; offsets are text's.
 func (r *rule) find(text string, w span, global func() []*allow) []Finding {
 	r.compile()
+	if r.pre != nil && !prefilterOff && !r.pre.MatchString(text[w.lo:w.hi]) {
+		return nil
+	}
 	var out []Finding
 	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
 		for k := range m {

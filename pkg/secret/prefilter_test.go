@@ -1,0 +1,141 @@
+package secret
+
+import (
+	mrand "math/rand/v2"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// sample writes a random string re matches, or gives up (false) on what
+// it cannot satisfy by construction (a ^ or \b in the middle, say).
+func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		for _, c := range re.Rune {
+			if re.Flags&syntax.FoldCase != 0 && r.IntN(2) == 0 {
+				c = unicode.SimpleFold(c)
+			}
+			b.WriteRune(c)
+		}
+	case syntax.OpCharClass:
+		// pairs of ranges; keep to ASCII where the class allows, as text does
+		var ascii [][2]rune
+		for i := 0; i+1 < len(re.Rune); i += 2 {
+			lo, hi := re.Rune[i], min(re.Rune[i+1], 0x7e)
+			if lo <= hi && hi >= 0x20 {
+				ascii = append(ascii, [2]rune{max(lo, 0x20), hi})
+			}
+		}
+		if len(ascii) == 0 {
+			return false
+		}
+		g := ascii[r.IntN(len(ascii))]
+		b.WriteRune(g[0] + r.Int32N(g[1]-g[0]+1))
+	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+		b.WriteByte('x')
+	case syntax.OpCapture:
+		return sample(b, re.Sub[0], r)
+	case syntax.OpConcat:
+		for _, s := range re.Sub {
+			if !sample(b, s, r) {
+				return false
+			}
+		}
+	case syntax.OpAlternate:
+		return sample(b, re.Sub[r.IntN(len(re.Sub))], r)
+	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
+		lo, hi := 0, 3
+		switch re.Op {
+		case syntax.OpPlus:
+			lo = 1
+		case syntax.OpQuest:
+			hi = 1
+		case syntax.OpRepeat:
+			lo, hi = re.Min, re.Max
+			if hi < 0 {
+				hi = lo + 3
+			}
+		}
+		n := lo + r.IntN(hi-lo+1)
+		for range n {
+			if !sample(b, re.Sub[0], r) {
+				return false
+			}
+		}
+	case syntax.OpEmptyMatch, syntax.OpWordBoundary, syntax.OpEndText, syntax.OpBeginText, syntax.OpEndLine, syntax.OpBeginLine:
+		// the surrounding text decides; sampleTexts keeps only what matches
+	default:
+		return false
+	}
+	return true
+}
+
+// sampleTexts are, for every gitleaks rule with a prefilter, lines its
+// pattern matches (drawn from the pattern itself), inside a few lines of
+// code, n draws a rule.
+func sampleTexts(t *testing.T, n int) (texts []string, rules map[string]bool) {
+	t.Helper()
+	r := mrand.New(mrand.NewPCG(17, 17))
+	rules = map[string]bool{}
+	for _, ru := range defaultRules().rules {
+		if prefilter(ru.src.Regex) == nil {
+			continue
+		}
+		rules[ru.src.ID] = true
+		parsed, err := syntax.Parse(ru.src.Regex, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		re := regexp.MustCompile(ru.src.Regex)
+		for range n {
+			var b strings.Builder
+			if !sample(&b, parsed, r) {
+				continue
+			}
+			line := b.String()
+			if !re.MatchString(line) {
+				continue
+			}
+			texts = append(texts, "func f() {\n\tx := 1\n\t"+line+"\n\treturn\n}\n")
+		}
+	}
+	return texts, rules
+}
+
+// TestPrefiltersKeepEveryFinding holds the prefilters to their claim:
+// Find gives the same findings with and without them on lines drawn from
+// each prefiltered rule's own pattern, and those lines do hold findings
+// of most of those rules.
+func TestPrefiltersKeepEveryFinding(t *testing.T) {
+	texts, rules := sampleTexts(t, 12)
+	if len(rules) < 50 {
+		t.Fatalf("only %d rules have a prefilter", len(rules))
+	}
+	fired := map[string]bool{}
+	for _, text := range texts {
+		with := Find(text)
+		prefilterOff = true
+		without := Find(text)
+		prefilterOff = false
+		if !slices.Equal(with, without) {
+			t.Errorf("prefilters change the findings of %q:\nwith    %v\nwithout %v", text, with, without)
+		}
+		for _, f := range with {
+			fired[f.Rule] = true
+		}
+	}
+	n := 0
+	for id := range rules {
+		if fired[id] {
+			n++
+		}
+	}
+	if n < len(rules)*3/4 {
+		t.Fatalf("findings of only %d of the %d prefiltered rules in %d texts: the samples no longer hold secrets", n, len(rules), len(texts))
+	}
+	t.Logf("%d texts, findings of %d of %d prefiltered rules", len(texts), n, len(rules))
+}
