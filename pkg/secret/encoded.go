@@ -9,27 +9,49 @@ import (
 // characters of the standard or URL alphabet (padding included) with upper
 // and lower case letters and a digit — identifiers rarely hold all three.
 // A byte loop over a class table, not a regexp: it runs over every text.
+// It looks at every 24th byte first: a run of 24 holds one, so where that
+// byte is outside the alphabets no run worth reporting starts in the 24
+// bytes up to it, and source code's words and spaces are skipped 24
+// bytes at a time.
 func base64Runs(text string) [][2]int {
 	var out [][2]int
-	for i := 0; i < len(text); {
-		for i < len(text) && b64Class[text[i]] == 0 {
-			i++
+	// no run crosses i: it is 0 or the byte before it is outside the
+	// alphabets
+	for i := 0; i+minB64Run <= len(text); {
+		probe := i + minB64Run - 1
+		if b64Class[text[probe]] == 0 {
+			i = probe + 1
+			continue
 		}
-		start, classes := i, uint8(0)
-		for i < len(text) && b64Class[text[i]] != 0 {
-			classes |= b64Class[text[i]]
-			i++
+		start, end := probe, probe+1
+		for start > i && b64Class[text[start-1]] != 0 {
+			start--
 		}
-		end := i
-		for end < len(text) && text[end] == '=' && end-i < 2 {
-			end++ // padding closes a run
+		for end < len(text) && b64Class[text[end]] != 0 {
+			end++
 		}
-		if i-start >= 24 && classes&7 == 7 {
-			out = append(out, [2]int{start, end})
+		if end-start >= minB64Run && b64Classes(text[start:end])&7 == 7 {
+			pad := end
+			for pad < len(text) && text[pad] == '=' && pad-end < 2 {
+				pad++ // padding closes a run
+			}
+			out = append(out, [2]int{start, pad})
 		}
-		i = end
+		i = end + 1 // text[end] is outside the alphabets, or the end
 	}
 	return out
+}
+
+// minB64Run is the shortest run base64Runs reports.
+const minB64Run = 24
+
+// b64Classes ORs the classes of run's bytes.
+func b64Classes(run string) uint8 {
+	var c uint8
+	for i := 0; i < len(run); i++ {
+		c |= b64Class[run[i]]
+	}
+	return c
 }
 
 // b64Class is a byte's class in base64Runs: 1 upper-case, 2 lower-case,

@@ -56,12 +56,17 @@ func TestMatcherFindsEveryOccurrence(t *testing.T) {
 func TestBase64RunsByteLoop(t *testing.T) {
 	re := regexp.MustCompile(`[A-Za-z0-9+/_-]+={0,2}`)
 	r := mrand.New(mrand.NewPCG(5, 6))
-	for range 2000 {
-		b := make([]byte, r.IntN(120))
-		for i := range b {
-			b[i] = "aZ09+/_-==.\n x"[r.IntN(14)]
-			if r.IntN(8) == 0 {
-				b[i] = byte('A' + r.IntN(26))
+	for range 4000 {
+		// runs of 0 to 40 alphabet bytes (around the 24 that count),
+		// some of them lacking a class, between separators and padding
+		var b []byte
+		for range r.IntN(12) {
+			alphabet := []string{"aZ09+/_-x", "az09", "AZaz", "aZ0"}[r.IntN(4)]
+			for range r.IntN(41) {
+				b = append(b, alphabet[r.IntN(len(alphabet))])
+			}
+			for range 1 + r.IntN(3) {
+				b = append(b, "==. \n"[r.IntN(5)])
 			}
 		}
 		text := string(b)
