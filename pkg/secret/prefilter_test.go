@@ -74,6 +74,19 @@ func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
 	return true
 }
 
+// filler is about n bytes of words.
+func filler(r *mrand.Rand, n int) string {
+	words := []string{"x", "value", "a.b", "c_d", "e-f", "Ünïcode", "naïve", "—", "κλειδί", "01", "\t"}
+	var b strings.Builder
+	for b.Len() < n {
+		b.WriteString(words[r.IntN(len(words))])
+		if r.IntN(3) > 0 {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
 // sampleTexts are, for every gitleaks rule with a prefilter, lines its
 // pattern matches (drawn from the pattern itself), inside a few lines of
 // code, n draws a rule.
@@ -96,7 +109,9 @@ func sampleTexts(t *testing.T, n int) (texts []string, rules map[string]bool) {
 			if !sample(&b, parsed, r) {
 				continue
 			}
-			line := b.String()
+			// after up to 120 bytes of words on its line, some of them
+			// not ASCII, sometimes joined to it
+			line := filler(r, r.IntN(121)) + []string{"", " ", "."}[r.IntN(3)] + b.String()
 			if !re.MatchString(line) {
 				continue
 			}
