@@ -4,8 +4,10 @@
 // pairs, alternately `/usr/bin/time rg -c -i -e T1 … -e T12 ROOT` and one
 // rtch_context call over stdio on the unchanged tree, and prints each
 // pair, the medians and the median of the pair ratios. The call's wall
-// time is the client's; its CPU is the server's user + system time across
-// the call, its git children's included (/proc/PID/stat); memory is the server's VmHWM (peak, the
+// time is the client's, the Go SDK's decoding of the reply included; the
+// time until the reply's last byte arrived is reported beside it. Its CPU
+// is the server's user + system time across the call, its git children's
+// included (/proc/PID/stat); memory is the server's VmHWM (peak, the
 // first call's index build included when it built it) and VmRSS at the end. It
 // also checks the last packet against the piped binaries run with
 // --no-index, byte for byte. With --vary every call is a new question (the
@@ -75,11 +77,16 @@ var extraWords = strings.Fields("mutex socket parser cache timer channel signal 
 type server struct {
 	name  string
 	cs    *mcp.ClientSession
+	cmd   *exec.Cmd
+	out   *arrivals
 	pid   int
 	calls []timing.Sample
-	last  string
-	n     int    // calls made
-	goal  string // the last call's goal
+	// arrived are the calls' times until the reply's last byte arrived,
+	// before the client decoded it.
+	arrived []timing.Sample
+	last    string
+	n       int    // calls made
+	goal    string // the last call's goal
 }
 
 // goal is the goal of the server's next call.
@@ -97,21 +104,41 @@ func start(bin, root, index string, extra []string) (*server, error) {
 	cmd := exec.Command(filepath.Join(bin, "rtch-mcp"), args...)
 	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+epoch)
 	cmd.Stderr = os.Stderr
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hotcall", Version: "0"}, nil).
-		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
 	}
-	s := &server{name: strings.Join(append([]string{"rtch-mcp"}, extra...), " "), cs: cs, pid: cmd.Process.Pid}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	out := newArrivals(stdout)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hotcall", Version: "0"}, nil).
+		Connect(context.Background(), &mcp.IOTransport{Reader: out, Writer: stdin}, nil)
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, err
+	}
+	s := &server{name: strings.Join(append([]string{"rtch-mcp"}, extra...), " "), cs: cs, cmd: cmd, out: out, pid: cmd.Process.Pid}
 	for i := range 3 {
-		c, _, err := call(s)
+		c, _, _, err := call(s)
 		if err != nil {
-			cs.Close()
+			s.close()
 			return nil, err
 		}
 		fmt.Printf("%s: warm-up call %d: %.3f s wall, %.2f s CPU\n", s.name, i+1, c.Wall, c.CPU)
 	}
 	return s, nil
+}
+
+// close ends the session and waits for the server to exit.
+func (sv *server) close() {
+	sv.cs.Close()
+	sv.cmd.Wait()
 }
 
 func run(bin, root string, pairs int, index string, also []string, check bool) error {
@@ -127,14 +154,14 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 	if err != nil {
 		return err
 	}
-	defer first.cs.Close()
+	defer first.close()
 	servers := []*server{first}
 	if len(also) > 0 {
 		second, err := start(bin, root, index, also)
 		if err != nil {
 			return err
 		}
-		defer second.cs.Close()
+		defer second.close()
 		servers = append(servers, second)
 	}
 	var rg []timing.Sample
@@ -151,11 +178,11 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 		rg = append(rg, r)
 		fmt.Printf("| %d | %.3f | %.2f |", i+1, r.Wall, r.CPU)
 		for _, sv := range servers {
-			h, packet, err := call(sv)
+			h, arrived, packet, err := call(sv)
 			if err != nil {
 				return err
 			}
-			sv.calls, sv.last = append(sv.calls, h), packet
+			sv.calls, sv.arrived, sv.last = append(sv.calls, h), append(sv.arrived, arrived), packet
 			fmt.Printf(" %.3f | %.2f | %.3f | %.3f |", h.Wall, h.CPU, h.Wall/r.Wall, h.CPU/max(r.CPU, 0.01))
 		}
 		fmt.Println()
@@ -165,6 +192,8 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 		fmt.Printf("%s: %.3f s wall, %.2f s CPU; pair ratios to rg: wall %.3f, CPU %.3f; memory %s\n", sv.name,
 			timing.Median(sv.calls, timing.Wall), timing.Median(sv.calls, timing.CPU),
 			timing.PairRatio(sv.calls, rg, timing.Wall), timing.PairRatio(sv.calls, rg, timing.CPU), memory(sv.pid))
+		fmt.Printf("%s: the reply's last byte arrived after %.3f s (wall ÷ rg %.3f), before the client decoded it\n", sv.name,
+			timing.Median(sv.arrived, timing.Wall), timing.PairRatio(sv.arrived, rg, timing.Wall))
 	}
 	if !check {
 		return nil
@@ -182,10 +211,10 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 	return nil
 }
 
-// call is one rtch_context on the server: the client's wall time, the
-// server's CPU across it, and the text it returned (the JSON packet, or
-// the brief).
-func call(sv *server) (timing.Sample, string, error) {
+// call is one rtch_context on the server: the client's wall time and the
+// server's CPU across it, the time until the reply's last byte arrived,
+// and the text it returned (the JSON packet, or the brief).
+func call(sv *server) (h, arrived timing.Sample, text string, err error) {
 	goal, pid := sv.nextGoal(), sv.pid
 	c0 := timing.ProcessCPU(pid)
 	t0 := time.Now()
@@ -193,12 +222,14 @@ func call(sv *server) (timing.Sample, string, error) {
 		Arguments: map[string]any{"goal": goal, "enough": enough, "format": format}})
 	wall := time.Since(t0).Seconds()
 	if err != nil {
-		return timing.Sample{}, "", err
+		return h, arrived, "", err
 	}
 	if res.IsError {
-		return timing.Sample{}, "", fmt.Errorf("rtch_context: %v", res.Content)
+		return h, arrived, "", fmt.Errorf("rtch_context: %v", res.Content)
 	}
-	return timing.Sample{Wall: wall, CPU: timing.ProcessCPU(pid) - c0}, res.Content[0].(*mcp.TextContent).Text, nil
+	h = timing.Sample{Wall: wall, CPU: timing.ProcessCPU(pid) - c0}
+	arrived = timing.Sample{Wall: sv.out.lastLine().Sub(t0).Seconds()}
+	return h, arrived, res.Content[0].(*mcp.TextContent).Text, nil
 }
 
 // memory is a process's peak and current resident size (VmHWM, VmRSS).
