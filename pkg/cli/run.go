@@ -174,7 +174,7 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 	// secret redactor, line by line: the output boundary. Records passed
 	// through were written by an upstream stage's boundary (or are the
 	// user's own input) and go out as read, byte for byte (see
-	// docs/decisions/secrets.md).
+	// docs/decisions/protect.md, "Redaction").
 	sw := secret.NewWriter(bw)
 	env.Stdout = sw
 	env.Out = record.NewWriter(sw, filter)
