@@ -15,6 +15,7 @@ var gatesOff = false
 var hitGates = map[string]func(text string, at, n int) bool{
 	"generic-api-key":     operatorFollows,
 	"vault-service-token": vaultTokenFollows,
+	"jwt":                 jwtStarts,
 }
 
 // operatorFollows is generic-api-key's gate. After its keyword the rule
@@ -45,6 +46,22 @@ func vaultTokenFollows(text string, at, n int) bool {
 		return false
 	}
 	for _, c := range []byte(text[at+2 : at+2+24]) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// jwtStarts is jwt's gate: its keyword "ey" (found in any case, in "key"
+// and "they" on most lines of code) starts a match only as a lower-case
+// "ey" at a word boundary before 17 letters or digits
+// (\bey[a-zA-Z0-9]{17,}\.).
+func jwtStarts(text string, at, n int) bool {
+	if n != 2 || text[at:at+2] != "ey" || at > 0 && isWordByte(text[at-1]) || at+2+17 > len(text) {
+		return false
+	}
+	for _, c := range []byte(text[at+2 : at+2+17]) {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 			return false
 		}

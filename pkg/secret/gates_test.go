@@ -33,6 +33,15 @@ func gateTexts() []string {
 		}
 	}
 	texts = append(texts, "token := s."+f.s(alnum, 24)+"\nhvs."+f.s(alnum, 100)+"\n")
+	// JWTs after every kind of byte, and "ey" where none starts
+	for _, before := range []string{"", " ", "\"", "=", "x", "_", "\n", "Bearer "} {
+		for _, n := range []int{16, 17, 30} {
+			// the second part's "ey" fails the gate (an _ within 17): the
+			// first one alone has the match
+			jwt := "ey" + f.s(alnum, n) + ".ey" + f.s(alnum, 5) + "_" + f.s(alnum, 30) + "." + f.s(b64url, 43)
+			texts = append(texts, before+jwt+"\n", "they"+before+jwt+"\n", "EY"+f.s(alnum, n)+".ey"+f.s(alnum, 20)+".x\n")
+		}
+	}
 	// thirty lines a text: the rules see each line's window as alone
 	var out []string
 	for i := 0; i < len(texts); i += 30 {
