@@ -130,6 +130,9 @@ func publicBlockBefore(text string, i int) bool {
 // characters between optional blanks (and a trailing \r). A byte loop, not
 // a regexp: it runs on every line of every text.
 func isBodyLine(line string) bool {
+	if len(line) < 64 {
+		return false // trimming only shortens it; most lines of code
+	}
 	line = strings.TrimSuffix(line, "\r")
 	line = strings.Trim(line, " \t")
 	if len(line) != 64 {
