@@ -90,14 +90,27 @@ const secretKeyword = `(?i)(?:password|passwd|pwd|secret_?key|secret|token|api_?
 func findExtra(text string, hits [][]int) []Finding {
 	var out []Finding
 	for i, h := range hits {
-		r := extraRules[i]
+		r, pre := extraRules[i], extraPrefilters[i]()
 		for _, w := range windowsAt(text, h, r.more()) {
+			if pre != nil && !prefilterOff && !pre.MatchString(text[w.lo:w.hi]) {
+				continue
+			}
 			out = append(out, r.findIn(text, w)...)
 		}
 	}
 	out = append(out, findKeyBlocks(text)...)
 	return out
 }
+
+// extraPrefilters are the extra rules' prefilters (prefilter.go), each
+// compiled on first use; nil for a rule without one.
+var extraPrefilters = func() []func() *regexp.Regexp {
+	pres := make([]func() *regexp.Regexp, len(extraRules))
+	for i := range extraRules {
+		pres[i] = sync.OnceValue(func() *regexp.Regexp { return prefilter(extraRules[i].re().String()) })
+	}
+	return pres
+}()
 
 // more is how many lines after its literal's line a match of r may reach.
 func (r extraRule) more() int {

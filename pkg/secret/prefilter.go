@@ -10,26 +10,35 @@ import (
 // engine unrolls the bounded repeat, so every word byte of a window keeps
 // dozens of threads alive, and that opening costs most of a rule's time
 // on source code (lob-api-key: 0.26 s over GOROOT/src's windows; without
-// the opening 0.02 s). A match of the whole pattern contains a match of
-// the rest of it, so a window the rest does not match holds no match at
-// all: the rule first asks that of the window (a yes or no, no
-// submatches) and runs the whole pattern, unchanged, only where the
-// answer is yes. Findings are the same (TestPrefiltersKeepEveryFinding).
+// the opening 0.02 s). Other rules open with a run of a class before their
+// first literal (url-credentials' scheme before "://"). A match of the
+// whole pattern contains a match of the rest of it, so a window the rest
+// does not match holds no match at all: the rule first asks that of the
+// window (a yes or no, no submatches) and runs the whole pattern,
+// unchanged, only where the answer is yes. Findings are the same
+// (TestPrefiltersKeepEveryFinding).
 
 // prefilterOff runs every rule's whole pattern on every window (tests).
 var prefilterOff = false
 
-// prefilter is pattern without the sub-expressions that open it and may
-// match nothing (x*, x?, x{0,n}), compiled; nil when pattern opens with
-// none of them or is nothing else.
+// prefilter is pattern without what opens it up to its first literal or
+// group: repeats that may match nothing (x*, x?, x{0,n}), classes and runs
+// of them, and assertions (\b, ^) among them; compiled. It is nil when
+// pattern opens with none of these or is nothing else. An assertion just
+// before the rest stays unless the rest starts with a case-sensitive
+// literal: it fails fast inside words, where the rest would try every
+// byte, but a literal prefix the engine finds with a string search.
 func prefilter(pattern string) *regexp.Regexp {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil || re.Op != syntax.OpConcat {
 		return nil
 	}
 	k := 0
-	for k < len(re.Sub)-1 && mayMatchNothing(re.Sub[k]) {
+	for k < len(re.Sub)-1 && opening(re.Sub[k]) {
 		k++
+	}
+	for k > 0 && assertion(re.Sub[k-1]) && !literalPrefix(re.Sub[k]) {
+		k--
 	}
 	if k == 0 {
 		return nil
@@ -42,13 +51,39 @@ func prefilter(pattern string) *regexp.Regexp {
 	return pre
 }
 
-// mayMatchNothing reports a repeat that may match the empty string.
-func mayMatchNothing(re *syntax.Regexp) bool {
+// opening reports what prefilter may leave out of a pattern's start.
+func opening(re *syntax.Regexp) bool {
 	switch re.Op {
 	case syntax.OpStar, syntax.OpQuest:
 		return true
 	case syntax.OpRepeat:
-		return re.Min == 0
+		return re.Min == 0 || re.Sub[0].Op == syntax.OpCharClass
+	case syntax.OpPlus:
+		return re.Sub[0].Op == syntax.OpCharClass
+	case syntax.OpCharClass, syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return true
+	}
+	return assertion(re)
+}
+
+func assertion(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpBeginText:
+		return true
+	}
+	return false
+}
+
+// literalPrefix reports whether every match of re starts with a
+// case-sensitive literal.
+func literalPrefix(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return re.Flags&syntax.FoldCase == 0
+	case syntax.OpCapture:
+		return literalPrefix(re.Sub[0])
+	case syntax.OpConcat:
+		return len(re.Sub) > 0 && literalPrefix(re.Sub[0])
 	}
 	return false
 }

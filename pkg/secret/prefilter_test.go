@@ -87,23 +87,31 @@ func filler(r *mrand.Rand, n int) string {
 	return b.String()
 }
 
-// sampleTexts are, for every gitleaks rule with a prefilter, lines its
-// pattern matches (drawn from the pattern itself), inside a few lines of
-// code, n draws a rule.
+// sampleTexts are, for every rule with a prefilter (gitleaks' and the
+// extra ones), lines its pattern matches (drawn from the pattern itself),
+// inside a few lines of code, n draws a rule; rules are by id.
 func sampleTexts(t *testing.T, n int) (texts []string, rules map[string]bool) {
 	t.Helper()
 	r := mrand.New(mrand.NewPCG(17, 17))
 	rules = map[string]bool{}
+	type pattern struct{ id, src string }
+	var patterns []pattern
 	for _, ru := range defaultRules().rules {
-		if prefilter(ru.src.Regex) == nil {
+		patterns = append(patterns, pattern{ru.src.ID, ru.src.Regex})
+	}
+	for _, ru := range extraRules {
+		patterns = append(patterns, pattern{ru.id, ru.re().String()})
+	}
+	for _, p := range patterns {
+		if prefilter(p.src) == nil {
 			continue
 		}
-		rules[ru.src.ID] = true
-		parsed, err := syntax.Parse(ru.src.Regex, syntax.Perl)
+		rules[p.id] = true
+		parsed, err := syntax.Parse(p.src, syntax.Perl)
 		if err != nil {
 			t.Fatal(err)
 		}
-		re := regexp.MustCompile(ru.src.Regex)
+		re := regexp.MustCompile(p.src)
 		for range n {
 			var b strings.Builder
 			if !sample(&b, parsed, r) {
