@@ -92,7 +92,7 @@ func findExtra(text string, hits [][]int) []Finding {
 	for i, h := range hits {
 		r, pre := extraRules[i], extraPrefilters[i]()
 		for _, w := range windowsAt(text, h, r.more()) {
-			if pre != nil && !prefilterOff && !pre.MatchString(text[w.lo:w.hi]) {
+			if !mayMatch(pre, text[w.lo:w.hi]) {
 				continue
 			}
 			out = append(out, r.findIn(text, w)...)

@@ -66,9 +66,8 @@ type rule struct {
 	gate func(text string, at, n int) bool
 	once sync.Once
 	re   *regexp.Regexp
-	// pre, when set, is re without the optional parts its matches may
-	// start with (prefilter.go): a window it does not match holds no
-	// match of re.
+	// pre, when set, is re without what opens it (prefilter.go): a
+	// window it does not match holds no match of re.
 	pre   *regexp.Regexp
 	allow []*allow
 }
@@ -220,7 +219,7 @@ func (rs *ruleSet) find(text string, hits [][]int) []Finding {
 // find runs the rule on the window w of text; offsets are text's.
 func (r *rule) find(text string, w span, global func() []*allow) []Finding {
 	r.compile()
-	if r.pre != nil && !prefilterOff && !r.pre.MatchString(text[w.lo:w.hi]) {
+	if !mayMatch(r.pre, text[w.lo:w.hi]) {
 		return nil
 	}
 	var out []Finding

@@ -21,6 +21,12 @@ import (
 // prefilterOff runs every rule's whole pattern on every window (tests).
 var prefilterOff = false
 
+// mayMatch reports whether window may hold a match of the pattern whose
+// prefilter is pre (nil: no prefilter, so it may).
+func mayMatch(pre *regexp.Regexp, window string) bool {
+	return pre == nil || prefilterOff || pre.MatchString(window)
+}
+
 // prefilter is pattern without what opens it up to its first literal or
 // group: repeats that may match nothing (x*, x?, x{0,n}), classes and runs
 // of them, and assertions (\b, ^) among them; compiled. It is nil when
@@ -66,6 +72,7 @@ func opening(re *syntax.Regexp) bool {
 	return assertion(re)
 }
 
+// assertion reports an empty-width test of the bytes around a place.
 func assertion(re *syntax.Regexp) bool {
 	switch re.Op {
 	case syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpBeginLine, syntax.OpBeginText:
