@@ -4,7 +4,6 @@ import (
 	mrand "math/rand/v2"
 	"regexp"
 	"regexp/syntax"
-	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -139,15 +138,8 @@ func TestPrefiltersKeepEveryFinding(t *testing.T) {
 		t.Fatalf("only %d rules have a prefilter", len(rules))
 	}
 	fired := map[string]bool{}
-	for _, text := range texts {
-		with := Find(text)
-		prefilterOff = true
-		without := Find(text)
-		prefilterOff = false
-		if !slices.Equal(with, without) {
-			t.Errorf("prefilters change the findings of %q:\nwith    %v\nwithout %v", text, with, without)
-		}
-		for _, f := range with {
+	for _, fs := range findingsAlike(t, texts, &prefilterOff, "prefilters") {
+		for _, f := range fs {
 			fired[f.Rule] = true
 		}
 	}
