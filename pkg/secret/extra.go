@@ -90,9 +90,9 @@ const secretKeyword = `(?i)(?:password|passwd|pwd|secret_?key|secret|token|api_?
 func findExtra(text string, hits [][]int) []Finding {
 	var out []Finding
 	for i, h := range hits {
-		r, pre := extraRules[i], extraPrefilters[i]()
+		r, pre := extraRules[i], extraPrefilters[i]
 		for _, w := range windowsAt(text, h, r.more()) {
-			if !mayMatch(pre, text[w.lo:w.hi]) {
+			if !pre.mayMatch(text[w.lo:w.hi]) {
 				continue
 			}
 			out = append(out, r.findIn(text, w)...)
@@ -102,12 +102,11 @@ func findExtra(text string, hits [][]int) []Finding {
 	return out
 }
 
-// extraPrefilters are the extra rules' prefilters (prefilter.go), each
-// compiled on first use; nil for a rule without one.
-var extraPrefilters = func() []func() *regexp.Regexp {
-	pres := make([]func() *regexp.Regexp, len(extraRules))
+// extraPrefilters are the extra rules' prefilters (prefilter.go).
+var extraPrefilters = func() []*lazyPrefilter {
+	pres := make([]*lazyPrefilter, len(extraRules))
 	for i := range extraRules {
-		pres[i] = sync.OnceValue(func() *regexp.Regexp { return prefilter(extraRules[i].re().String()) })
+		pres[i] = newLazyPrefilter(func() string { return extraRules[i].re().String() })
 	}
 	return pres
 }()

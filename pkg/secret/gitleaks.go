@@ -66,9 +66,9 @@ type rule struct {
 	gate func(text string, at, n int) bool
 	once sync.Once
 	re   *regexp.Regexp
-	// pre, when set, is re without what opens it (prefilter.go): a
-	// window it does not match holds no match of re.
-	pre   *regexp.Regexp
+	// pre asks re without what opens it whether a window can hold a
+	// match (prefilter.go).
+	pre   *lazyPrefilter
 	allow []*allow
 }
 
@@ -78,7 +78,6 @@ type rule struct {
 func (r *rule) compile() {
 	r.once.Do(func() {
 		r.re = regexp.MustCompile(r.src.Regex)
-		r.pre = prefilter(r.src.Regex)
 		r.allow = mustAllows(r.src.Allowlists)
 	})
 }
@@ -130,6 +129,7 @@ func buildRules(f gitleaksFile) *ruleSet {
 			continue
 		}
 		r := &rule{src: gr, gate: hitGates[gr.ID]}
+		r.pre = newLazyPrefilter(func() string { return r.src.Regex })
 		for _, k := range gr.Keywords {
 			enable(strings.ToLower(k), ruleRef{i: len(rs.rules)})
 		}
@@ -219,7 +219,7 @@ func (rs *ruleSet) find(text string, hits [][]int) []Finding {
 // find runs the rule on the window w of text; offsets are text's.
 func (r *rule) find(text string, w span, global func() []*allow) []Finding {
 	r.compile()
-	if !mayMatch(r.pre, text[w.lo:w.hi]) {
+	if !r.pre.mayMatch(text[w.lo:w.hi]) {
 		return nil
 	}
 	var out []Finding

@@ -3,6 +3,8 @@ package secret
 import (
 	"regexp"
 	"regexp/syntax"
+	"sync"
+	"sync/atomic"
 )
 
 // Most of gitleaks' rules open with [\w.-]{0,50}?, a lazy run that only
@@ -18,13 +20,47 @@ import (
 // unchanged, only where the answer is yes. Findings are the same
 // (TestPrefiltersKeepEveryFinding).
 
+// A prefilter is compiled only once its pattern has scanned
+// prefilterAfter bytes of windows: compiling one costs about a
+// millisecond, as much as the whole pattern scanning a few kilobytes, and a
+// small tree's texts (a hundred files of a lane's rtch-hydrate) never
+// repay the hundred or so a text's keywords enable.
+var prefilterAfter int64 = 8 << 10
+
 // prefilterOff runs every rule's whole pattern on every window (tests).
 var prefilterOff = false
 
-// mayMatch reports whether window may hold a match of the pattern whose
-// prefilter is pre (nil: no prefilter, so it may).
-func mayMatch(pre *regexp.Regexp, window string) bool {
-	return pre == nil || prefilterOff || pre.MatchString(window)
+// lazyPrefilter is one pattern's prefilter, compiled when its pattern has
+// scanned prefilterAfter bytes. It is safe for concurrent use.
+type lazyPrefilter struct {
+	src     func() string // the pattern
+	scanned atomic.Int64
+	once    sync.Once
+	pre     atomic.Pointer[regexp.Regexp]
+	ready   atomic.Bool // compiled (pre may still be nil: none)
+}
+
+func newLazyPrefilter(src func() string) *lazyPrefilter { return &lazyPrefilter{src: src} }
+
+// mayMatch reports whether window may hold a match of the pattern: false
+// only when its prefilter is compiled and does not match it.
+func (l *lazyPrefilter) mayMatch(window string) bool {
+	if prefilterOff {
+		return true
+	}
+	if !l.ready.Load() {
+		if l.scanned.Add(int64(len(window))) < prefilterAfter {
+			return true
+		}
+		l.once.Do(func() {
+			if pre := prefilter(l.src()); pre != nil {
+				l.pre.Store(pre)
+			}
+			l.ready.Store(true)
+		})
+	}
+	pre := l.pre.Load()
+	return pre == nil || pre.MatchString(window)
 }
 
 // prefilter is pattern without what opens it up to its first literal or

@@ -133,6 +133,8 @@ func sampleTexts(t *testing.T, n int) (texts []string, rules map[string]bool) {
 // each prefiltered rule's own pattern, and those lines do hold findings
 // of most of those rules.
 func TestPrefiltersKeepEveryFinding(t *testing.T) {
+	defer func(n int64) { prefilterAfter = n }(prefilterAfter)
+	prefilterAfter = 0 // compiled at once, for every rule the texts reach
 	texts, rules := sampleTexts(t, 12)
 	if len(rules) < 50 {
 		t.Fatalf("only %d rules have a prefilter", len(rules))
@@ -153,4 +155,23 @@ func TestPrefiltersKeepEveryFinding(t *testing.T) {
 		t.Fatalf("findings of only %d of the %d prefiltered rules in %d texts: the samples no longer hold secrets", n, len(rules), len(texts))
 	}
 	t.Logf("%d texts, findings of %d of %d prefiltered rules", len(texts), n, len(rules))
+}
+
+// TestPrefilterCompiledAfterScanning: a prefilter is compiled once, when
+// its pattern has scanned prefilterAfter bytes, and answers from then on.
+func TestPrefilterCompiledAfterScanning(t *testing.T) {
+	compiled := 0
+	l := newLazyPrefilter(func() string { compiled++; return `[\w.-]{0,50}?lob[ =]+x` })
+	window := strings.Repeat("a", 1000)
+	for scanned := int64(0); scanned+1000 < prefilterAfter; scanned += 1000 {
+		if !l.mayMatch(window) || compiled != 0 {
+			t.Fatalf("after %d bytes: compiled %d times, or a window was ruled out", scanned+1000, compiled)
+		}
+	}
+	if l.mayMatch(window) || l.mayMatch(window) {
+		t.Error("a window without \"lob\" may match once the prefilter is compiled")
+	}
+	if !l.mayMatch("the lob = x") || compiled != 1 {
+		t.Errorf("compiled %d times, or a window with a match was ruled out", compiled)
+	}
 }
