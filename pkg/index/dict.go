@@ -601,19 +601,40 @@ func (c *Cands) Holds(f *File) bool {
 }
 
 // foldWords is text with ASCII upper case folded, in buf's array when it
-// is large enough.
+// is large enough. It folds eight bytes at a time (a dictionary's text is
+// megabytes, folded by every scout and probe that asks it for a pattern).
 func foldWords(buf, text []byte) []byte {
 	if cap(buf) < len(text) {
 		buf = make([]byte, len(text))
 	}
 	buf = buf[:len(text)]
-	for i, c := range text {
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		binary.LittleEndian.PutUint64(buf[i:], foldASCII8(binary.LittleEndian.Uint64(text[i:])))
+	}
+	for ; i < len(text); i++ {
+		c := text[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
 		buf[i] = c
 	}
 	return buf
+}
+
+// foldASCII8 folds the ASCII upper-case letters among w's eight bytes.
+// A byte's low seven bits plus 0x80-'A' carry into its top bit when they
+// are at least 'A', plus 0x80-'Z'-1 when they are above 'Z' (no carry
+// crosses bytes: each sum stays under 0x100); a byte is a letter when the
+// first sets its top bit, the second does not and its own top bit is
+// clear, and then 0x20 is added.
+func foldASCII8(w uint64) uint64 {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	low := w &^ tops
+	atLeastA := low + (0x80-'A')*ones
+	aboveZ := low + (0x80-'Z'-1)*ones
+	upper := atLeastA &^ aboveZ &^ w & tops
+	return w | upper>>2
 }
 
 // wordsFor is the numbers of the words of a folded word text that can
