@@ -39,18 +39,7 @@ func operatorFollows(text string, at, n int) bool {
 // a match only before 24 letters or digits (s\.(?i:[a-z0-9]{24})); "hvs."
 // hits are kept.
 func vaultTokenFollows(text string, at, n int) bool {
-	if n != 2 {
-		return true
-	}
-	if at+2+24 > len(text) {
-		return false
-	}
-	for _, c := range []byte(text[at+2 : at+2+24]) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
-			return false
-		}
-	}
-	return true
+	return n != 2 || alnumAt(text, at+2, 24)
 }
 
 // jwtStarts is jwt's gate: its keyword "ey" (found in any case, in "key"
@@ -58,10 +47,15 @@ func vaultTokenFollows(text string, at, n int) bool {
 // "ey" at a word boundary before 17 letters or digits
 // (\bey[a-zA-Z0-9]{17,}\.).
 func jwtStarts(text string, at, n int) bool {
-	if n != 2 || text[at:at+2] != "ey" || at > 0 && isWordByte(text[at-1]) || at+2+17 > len(text) {
+	return n == 2 && text[at:at+2] == "ey" && (at == 0 || !isWordByte(text[at-1])) && alnumAt(text, at+2, 17)
+}
+
+// alnumAt reports whether text holds n ASCII letters or digits from i.
+func alnumAt(text string, i, n int) bool {
+	if i+n > len(text) {
 		return false
 	}
-	for _, c := range []byte(text[at+2 : at+2+17]) {
+	for _, c := range []byte(text[i : i+n]) {
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
 			return false
 		}
