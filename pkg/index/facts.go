@@ -269,7 +269,10 @@ func fnv(b []byte) uint32 {
 // known only by what is around it, a short password after a password key
 // or the credentials of a URL, is found), and then every long word that
 // mixes letters and digits on its own (the shape of keys, tokens and
-// encoded blobs, which the index keeps cut from their context).
+// encoded blobs, which the index keeps cut from their context). Each word
+// is a paragraph of its own: joined line to line, the hex test vectors and
+// hashes of unrelated lines read as the body of a PEM key, which no output
+// shows (a body the file holds is found in the whole file).
 func (f *Facts) holdsSecret() bool {
 	if len(f.data) > 0 && len(secret.Find(unsafe.String(unsafe.SliceData(f.data), len(f.data)))) > 0 {
 		return true
@@ -278,7 +281,7 @@ func (f *Facts) holdsSecret() bool {
 	for _, w := range f.words {
 		if w[1] >= secretShaped && mixed(f.data[w[0]:w[0]+w[1]]) {
 			b.Write(f.data[w[0] : w[0]+w[1]])
-			b.WriteByte('\n')
+			b.WriteString("\n\n")
 		}
 	}
 	return b.Len() > 0 && len(secret.Find(b.String())) > 0

@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"io/fs"
@@ -134,6 +135,15 @@ func TestBOMAndSecretFilesAreNotIndexed(t *testing.T) {
 	}
 	if _, ok := Extract("a.go", []byte("var x = 0x1234567890abcdef1234 // parse\n"), nil); !ok {
 		t.Error("a file holding a long hex number was not indexed")
+	}
+	// digests on lines of their own code: no output shows them line to
+	// line, as the body of a key
+	vectors := "package a\n\nvar sums = []string{\n"
+	for i := range 4 {
+		vectors += fmt.Sprintf("\t\"%x\", // parse\n", sha256.Sum256([]byte{byte(i)}))
+	}
+	if _, ok := Extract("a_test.go", []byte(vectors+"}\n"), nil); !ok {
+		t.Error("a file holding test vectors was not indexed")
 	}
 }
 

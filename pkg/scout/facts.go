@@ -322,13 +322,13 @@ func IndexedPhrases() []string {
 }
 
 // IndexFingerprint is what the facts the scout stores depend on besides a
-// file's bytes: its handle patterns (nil for the defaults) and the
-// indexed phrases.
+// file's bytes: its handle patterns (nil for the defaults), the indexed
+// phrases and the redactor's rules (which files may be stored at all).
 func IndexFingerprint(handles []string) [32]byte {
 	if handles == nil {
 		handles = DefaultHandles
 	}
-	return index.Fingerprint(strings.Join(handles, "\x00"), strings.Join(IndexedPhrases(), "\x00"))
+	return index.Fingerprint(strings.Join(handles, "\x00"), strings.Join(IndexedPhrases(), "\x00"), secret.Version())
 }
 
 // replayFile gives file i, whose outcome r.outs[i] is new, its outcome

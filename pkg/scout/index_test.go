@@ -12,6 +12,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/internal/testtree"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
@@ -97,5 +98,34 @@ func TestWarmRunKeepsTheCappedFindings(t *testing.T) {
 		if got != want || read != 0 {
 			t.Fatalf("cap %d: warm run (%d files read) differs from a cold one:\nwarm %s\ncold %s", capN, read, got, want)
 		}
+	}
+}
+
+// TestNewRedactorRulesRescreenTheTree: an index built under other secret
+// rules (a binary with more of them) is not trusted: the next run reads
+// every file again, and the run after it none.
+func TestNewRedactorRulesRescreenTheTree(t *testing.T) {
+	root := t.TempDir()
+	for i := range 5 {
+		testtree.Write(t, root, fmt.Sprintf("p%d.go", i), fmt.Sprintf("package p\n\n// token %d\nfunc Parse%d() {}\n", i, i))
+	}
+	old := time.Now().Add(-time.Hour)
+	for i := range 5 {
+		os.Chtimes(filepath.Join(root, fmt.Sprintf("p%d.go", i)), old, old)
+	}
+	terms := []string{"parse", "token"}
+	dir := filepath.Join(t.TempDir(), "ix")
+	indexRun(t, root, dir, terms, 0)
+	if _, read := indexRun(t, root, dir, terms, 0); read != 0 {
+		t.Fatalf("a warm run read %d files", read)
+	}
+	rules := secret.Version
+	t.Cleanup(func() { secret.Version = rules })
+	secret.Version = func() string { return rules() + " and one rule more" }
+	if _, read := indexRun(t, root, dir, terms, 0); read != 5 {
+		t.Errorf("under new rules the run read %d of 5 files", read)
+	}
+	if _, read := indexRun(t, root, dir, terms, 0); read != 0 {
+		t.Errorf("the run after it read %d files", read)
 	}
 }

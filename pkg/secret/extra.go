@@ -14,12 +14,14 @@ func lazy(src string) func() *regexp.Regexp {
 
 // extraRule is a format the gitleaks default set does not cover. Every match
 // contains one of need (lowercase literals): a rule whose literals are all
-// absent from the text is not run. group is the submatch that is the secret
-// (0: the whole match); check, when set, must accept it.
+// absent from the text is not run. src is its pattern, compiled on first use
+// (re); group is the submatch that is the secret (0: the whole match); check,
+// when set, must accept it.
 type extraRule struct {
 	id    string
 	need  []string
-	re    func() *regexp.Regexp // compiled on first use
+	src   string
+	re    func() *regexp.Regexp
 	group int
 	check func(string) bool
 	// assign says every match is a name followed by an assignment: a
@@ -32,48 +34,56 @@ type extraRule struct {
 // do not end in one, so they never match.
 const passKey = `[A-Za-z0-9_.-]*(?i:password|passwd|pwd|pass)`
 
-var extraRules = []extraRule{
+var extraRules = compileLazily([]extraRule{
 	// a password literal, whatever its entropy: password: "hunter2", "pass": "x1"
 	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 2, assign: true, check: plainPassword,
-		re: lazy(`(?:^|[^A-Za-z0-9_])` + passKey + `["']?[ \t]*(?::=|=>|=|:)[ \t]*(["'` + "`" + `])([^"'` + "`" + `\s\\]{3,200})["'` + "`" + `]`)},
+		src: `(?:^|[^A-Za-z0-9_])` + passKey + `["']?[ \t]*(?::=|=>|=|:)[ \t]*(["'` + "`" + `])([^"'` + "`" + `\s\\]{3,200})["'` + "`" + `]`},
 	// the same unquoted, as the whole rest of a config line: password: hunter2, DB_PASSWORD=hunter2
 	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 1, assign: true, check: plainPassword,
-		re: lazy(`(?m)^[ \t-]*(?:export[ \t]+)?` + passKey + `[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})[ \t]*(?:#.*)?\r?$`)},
+		src: `(?m)^[ \t-]*(?:export[ \t]+)?` + passKey + `[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})[ \t]*(?:#.*)?\r?$`},
 	// the same in prose or after other text on the line: "the staging
 	// password: hunter2" (password words only: "first pass: compute" is prose)
 	{id: "password-assignment", need: []string{"passw", "pwd"}, group: 1, assign: true, check: plainPassword,
-		re: lazy(`(?:^|[\s,;({])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})(?:[\s,;]|$)`)},
+		src: `(?:^|[\s,;({])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})(?:[\s,;]|$)`},
 	// .netrc, on one line or several: machine h login u password p
 	{id: "netrc-password", need: []string{"login"}, group: 1, check: notPlaceholder,
-		re: lazy(`(?s)\blogin\s+\S+\s+password\s+(\S+)`)},
+		src: `(?s)\blogin\s+\S+\s+password\s+(\S+)`},
 	// Docker config.json credentials: "auth": "dXNlcjpwYXNz"
 	{id: "docker-config-auth", need: []string{`"auth"`, `"identitytoken"`}, group: 1,
-		re: lazy(`"(?:auth|identitytoken)"\s*:\s*"([A-Za-z0-9+/=._-]{8,})"`)},
+		src: `"(?:auth|identitytoken)"\s*:\s*"([A-Za-z0-9+/=._-]{8,})"`},
 	// GCP service-account key id
 	{id: "gcp-private-key-id", need: []string{"private_key_id"}, group: 1,
-		re: lazy(`"private_key_id"\s*:\s*"([0-9a-fA-F]{20,})"`)},
+		src: `"private_key_id"\s*:\s*"([0-9a-fA-F]{20,})"`},
 	// kubeconfig: client-key-data (the user's private key, base64)
 	{id: "kubeconfig-key-data", need: []string{"client-key-data"}, group: 1,
-		re: lazy(`client-key-data["']?\s*:\s*["']?([A-Za-z0-9+/=]{16,})`)},
+		src: `client-key-data["']?\s*:\s*["']?([A-Za-z0-9+/=]{16,})`},
 	// AWS STS session tokens, by name or by their fixed prefixes
 	{id: "aws-session-token", need: []string{"session"}, group: 1, assign: true,
-		re: lazy(`(?i)aws_?session_?token["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40,})`)},
+		src: `(?i)aws_?session_?token["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40,})`},
 	{id: "aws-session-token", need: []string{"fwogzxivyxdz", "iqojb3jpz2lux2vj"},
-		re: lazy(`\b(?:FwoGZXIvYXdz|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{60,}`)},
+		src: `\b(?:FwoGZXIvYXdz|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{60,}`},
 	{id: "aws-secret-access-key", need: []string{"aws"}, group: 1, assign: true,
-		re: lazy(`(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`)},
+		src: `(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`},
 	{id: "azure-storage-key", need: []string{"accountkey="}, group: 1,
-		re: lazy(`(?i)AccountKey=([A-Za-z0-9+/]{86}==)`)},
+		src: `(?i)AccountKey=([A-Za-z0-9+/]{86}==)`},
 	{id: "azure-sas-signature", need: []string{"sig="}, group: 1,
-		re: lazy(`[?&]sig=([A-Za-z0-9%+/=]{40,})`)},
+		src: `[?&]sig=([A-Za-z0-9%+/=]{40,})`},
 	{id: "url-credentials", need: []string{"://"}, group: 1, check: notPlaceholder,
-		re: lazy(`\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@"']{1,100}:([^\s/@"']{1,200})@`)},
+		src: `\b[a-zA-Z][a-zA-Z0-9+.-]{1,20}://[^\s/:@"']{1,100}:([^\s/@"']{1,200})@`},
 	// a quoted high-entropy literal assigned to a name ending in a secret word
 	{id: "secret-assignment", need: secretWords, group: 1, assign: true, check: quotedSecret,
-		re: lazy(secretKeyword + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`)},
+		src: secretKeyword + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`},
 	// the same unquoted (env files, YAML, shell): long and high-entropy
 	{id: "secret-assignment", need: secretWords, group: 1, assign: true, check: bareSecret,
-		re: lazy(secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`)},
+		src: secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`},
+})
+
+// compileLazily gives each rule its pattern's lazy compilation.
+func compileLazily(rules []extraRule) []extraRule {
+	for i := range rules {
+		rules[i].re = lazy(rules[i].src)
+	}
+	return rules
 }
 
 // secretWords are the literals (lowercase) every secretKeyword match holds.
@@ -106,7 +116,7 @@ func findExtra(text string, hits [][]int) []Finding {
 var extraPrefilters = func() []*lazyPrefilter {
 	pres := make([]*lazyPrefilter, len(extraRules))
 	for i := range extraRules {
-		pres[i] = newLazyPrefilter(func() string { return extraRules[i].re().String() })
+		pres[i] = newLazyPrefilter(func() string { return extraRules[i].src })
 	}
 	return pres
 }()
