@@ -63,7 +63,7 @@ type posting struct{ row, k int32 }
 
 // buildDictionary is the dictionary of every entry. A row whose bytes do
 // not decode has no words in it (it is read as missing anyway); each row's
-// phrases bit is set from its facts.
+// phrase mask is set from its facts.
 func buildDictionary(table []entry, blobs [][]byte, of textOf) *dictWriter {
 	ids := map[string]int32{}
 	var words [][]byte
@@ -79,7 +79,7 @@ func buildDictionary(table []entry, blobs [][]byte, of textOf) *dictWriter {
 		if err != nil {
 			continue
 		}
-		e.phrases = len(fl.Phrases) > 0
+		e.phrases = PhraseMask(fl.Phrases)
 		eachWord(of(fl), func(w []byte) {
 			key := unsafe.String(unsafe.SliceData(w), len(w)) // the bytes outlive the map
 			id, ok := ids[key]

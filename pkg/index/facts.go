@@ -161,6 +161,17 @@ func (f *Facts) Release() {
 	}
 }
 
+// PhraseMask has bit t set for each phrase t that hits hold (phrase hits:
+// Facts.Phrases), bit 60 for every phrase from the 61st on: a caller asking
+// for some phrases skips the files that hold none of them.
+func PhraseMask(hits []Hit) uint64 {
+	var m uint64
+	for _, h := range hits {
+		m |= 1 << min(h.Term, 60)
+	}
+	return m
+}
+
 // phraseHits are the matches of the phrases in data, each placed by the
 // word its last byte is in, as File.Hits places a word's matches.
 func phraseHits(m *match.Matcher, data []byte, isKeyed bool) []Hit {

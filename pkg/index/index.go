@@ -55,7 +55,7 @@ import (
 )
 
 // Version is the format version; an index of another version is rebuilt.
-const Version = 3
+const Version = 4
 
 const (
 	magic     = "RTCHIDX\x00"
@@ -92,9 +92,9 @@ type entry struct {
 	size     int64
 	id       walk.Ident
 	racy     bool
-	skip     bool // the blob is a walk.Skip (EncodeSkip), not facts
-	unindex  bool // the file is read on every run (PutUnindexable)
-	phrases  bool // the facts hold phrase hits
+	skip     bool   // the blob is a walk.Skip (EncodeSkip), not facts
+	unindex  bool   // the file is read on every run (PutUnindexable)
+	phrases  uint64 // PhraseMask of the facts' phrase hits
 	off, len int64
 	crc      uint32 // CRC-32C of the entry's bytes
 	tally    []byte // Facts.Tally, kept in the table
@@ -144,11 +144,12 @@ func newEntryChecks(n int) *entryChecks { return &entryChecks{state: make([]atom
 func (c *entryChecks) bad(row int) bool { return c.state[row].Load() == checkedBad }
 
 type put struct {
-	size                   int64
-	id                     walk.Ident
-	racy                   bool
-	skip, unindex, phrases bool
-	blob, tally            []byte
+	size          int64
+	id            walk.Ident
+	racy          bool
+	skip, unindex bool
+	phrases       uint64
+	blob, tally   []byte
 }
 
 // Fingerprint is what the stored facts depend on besides a file's bytes:
@@ -280,9 +281,10 @@ type Stat struct {
 	// Row is the entry's number in the table, for Words, Candidates and
 	// Read.
 	Row int
-	// Skip says the entry is a skip verdict; Phrases that its facts hold
-	// phrase hits.
-	Skip, Phrases bool
+	// Skip says the entry is a skip verdict.
+	Skip bool
+	// Phrases is the PhraseMask of the phrase hits its facts hold.
+	Phrases uint64
 	// Tally is the entry's Facts.Tally, a view of the mapped index.
 	Tally []byte
 }
@@ -354,7 +356,7 @@ func (ix *Index) Put(f walk.File, readStart time.Time, facts *Facts) {
 	ix.put(f, readStart, false, facts.Encode())
 	ix.mu.Lock()
 	p := ix.puts[f.Path]
-	p.phrases, p.tally = len(facts.Phrases) > 0, facts.Tally
+	p.phrases, p.tally = PhraseMask(facts.Phrases), facts.Tally
 	ix.puts[f.Path] = p
 	ix.mu.Unlock()
 	facts.Release()
@@ -541,9 +543,7 @@ func encodeTable(t []entry) []byte {
 		if e.unindex {
 			flags |= 4
 		}
-		if e.phrases {
-			flags |= 8
-		}
+		flags |= e.phrases << 3
 		b = binary.AppendUvarint(b, flags)
 		b = binary.AppendUvarint(b, uint64(e.off))
 		b = binary.AppendUvarint(b, uint64(e.len))
@@ -602,7 +602,7 @@ func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
 		e.id.Dev, e.id.Ino = d.uv(), d.uv()
 		e.id.MtimeNs, e.id.CtimeNs = d.v(), d.v()
 		flags := d.uv()
-		e.racy, e.skip, e.unindex, e.phrases = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags&8 != 0
+		e.racy, e.skip, e.unindex, e.phrases = flags&1 != 0, flags&2 != 0, flags&4 != 0, flags>>3
 		e.off, e.len = int64(d.uv()), int64(d.uv())
 		if c := d.bytes(4); c != nil {
 			e.crc = le.Uint32(c)

@@ -264,6 +264,7 @@ func (p *passState) replay() ([]walk.File, error) {
 		return p.r.files, nil
 	}
 	phrase := phraseTerms(p.r.terms)
+	asked := askedPhrases(phrase)
 	pats, all := readPatterns(p.r.terms)
 	if all {
 		return p.r.files, nil
@@ -281,7 +282,7 @@ func (p *passState) replay() ([]walk.File, error) {
 			read[i] = true
 			return
 		}
-		if words != nil && cands != nil && !st.Skip && !st.Phrases && !cands.May(st.Row) && !words.Has(st.Row) {
+		if words != nil && cands != nil && !st.Skip && st.Phrases&asked == 0 && !cands.May(st.Row) && !words.Has(st.Row) {
 			p.keepUnmatched(f) // no word of it matches: nothing to decode
 			return
 		}
@@ -340,6 +341,7 @@ func (p *passState) keepUnmatched(f walk.File) {
 func phraseTerms(terms []censusTerm) []int {
 	var out []int
 	for _, p := range scout.IndexedPhrases() {
+		p = match.Fold(p) // as the terms are
 		k := -1
 		for i, t := range terms {
 			if t.text == p {
@@ -352,6 +354,18 @@ func phraseTerms(terms []censusTerm) []int {
 	return out
 }
 
+// askedPhrases is the index.PhraseMask of the kept phrases that are terms
+// (phrase, from phraseTerms).
+func askedPhrases(phrase []int) uint64 {
+	var hits []index.Hit
+	for i, t := range phrase {
+		if t >= 0 {
+			hits = append(hits, index.Hit{Term: i})
+		}
+	}
+	return index.PhraseMask(hits)
+}
+
 // readPatterns are the patterns (index.Pattern) of the terms the index
 // does not answer for: those with bytes other than word bytes (a path, a
 // dotted name), except the phrases it keeps. all is true when one of them
@@ -359,7 +373,7 @@ func phraseTerms(terms []censusTerm) []int {
 func readPatterns(terms []censusTerm) (pats []index.Pattern, all bool) {
 	indexed := map[string]bool{}
 	for _, p := range scout.IndexedPhrases() {
-		indexed[p] = true
+		indexed[match.Fold(p)] = true
 	}
 	for _, t := range terms {
 		if index.Simple(t.text) || indexed[t.text] {

@@ -15,6 +15,7 @@ import (
 	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/symbols"
 	"github.com/rtch/rtch/pkg/walk"
+	"github.com/rtch/rtch/pkg/zone"
 )
 
 // shapeFacts are what the content scans find in one file, before any goal
@@ -309,11 +310,12 @@ func (r *run) applyTallied(rp *replayed) {
 }
 
 // IndexedPhrases are the phrases whose matches the tree index keeps for the
-// probe: the truth phrases and deprecation markers of more than one word
-// (the others are words, which it keeps anyway).
+// probe: the truth phrases, deprecation markers and the zone's fixed file
+// names that are more than one word (the others are words, which it keeps
+// anyway).
 func IndexedPhrases() []string {
 	var out []string
-	for _, p := range append(append([]string{}, TruthPhrases...), DeprecationMarkers...) {
+	for _, p := range slices.Concat(TruthPhrases, DeprecationMarkers, zone.FixedNames()) {
 		if !index.Simple(p) {
 			out = append(out, p)
 		}

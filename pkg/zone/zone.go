@@ -33,6 +33,22 @@ var ManifestPatterns = []string{
 	"sync-manifest.json", "*manifest*.json", "*manifest*.yaml", "*manifest*.yml",
 }
 
+// FixedNames are the names the zone record may give its truth files and
+// manifests whatever the tree holds: the default truth files, the common
+// READMEs and the manifests named without a wildcard. They become goal-free
+// terms of every lane run at such a root, so the tree index keeps their
+// matches (scout.IndexedPhrases).
+func FixedNames() []string {
+	out := append([]string{}, DefaultTruthFiles...)
+	out = append(out, "README.md", "README.rst", "README.txt")
+	for _, p := range ManifestPatterns {
+		if !strings.ContainsAny(p, "*?[") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // DefaultStatusLines caps the git status lines recorded.
 const DefaultStatusLines = 20
 

@@ -190,6 +190,27 @@ func TestIndexFollowsEditsAddsRemovesRenames(t *testing.T) {
 	check(t, root, ix, "again, the young file unchanged")
 }
 
+// TestIndexAnswersForTheZoneNames: the zone's manifest and truth files are
+// terms of every lane; the index keeps their names' matches, so a warm run
+// reads none of the files that name them. A file whose only match is a
+// phrase asked for (source of truth) is answered with its hits, though it
+// holds names not asked too.
+func TestIndexAnswersForTheZoneNames(t *testing.T) {
+	root := copyTree(t, "strings")
+	write(t, root, "go.mod", "module example.com/strings\n")
+	write(t, root, "docs/pin.md", "Edit go.mod to pin it.\n")
+	write(t, root, "docs/agents.md", "See AGENTS.md and the README.md here.\n")
+	write(t, root, "docs/more.md", "Keep package.json as it is.\n")
+	write(t, root, "docs/truth.md", "It is the single source of truth, not package.json.\n")
+	age(t, root)
+	ix := filepath.Join(t.TempDir(), "ix")
+	check(t, root, ix, "first run (builds)")
+	want := fmt.Sprintf("read %d ", alwaysRead(root))
+	if p := check(t, root, ix, "warm"); len(p) != 2 || !strings.Contains(p[1], want) {
+		t.Fatalf("the warm probe read files that name the zone's files: want %q, got %q", want, p)
+	}
+}
+
 func TestIndexCorruptOrOtherVersionIsRebuiltWithOneWarning(t *testing.T) {
 	root := copyTree(t, "bufio")
 	ix := filepath.Join(t.TempDir(), "ix")
