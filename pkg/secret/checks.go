@@ -12,8 +12,10 @@ var placeholderRE = lazy(`(?i)^(?:\$|\{|<|%|\[|\*)|\$\{|\{\{|xxxx|\*\*\*|\.\.\.|
 func notPlaceholder(s string) bool { return !placeholderRE().MatchString(s) }
 
 // codeRefRE is a value that reads as code, not as a literal: a dotted
-// selector (cfg.Password), a call, an environment reference.
-var codeRefRE = lazy(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_?(?:password|passwd|pwd|pass)$`)
+// selector (cfg.Password), a call, an environment reference, a hexadecimal
+// constant (the flag constants of generated syscall tables:
+// FS_IOC_FSGETXATTR_PASS = 0x2).
+var codeRefRE = lazy(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$|^[a-z][a-z0-9]*(?:_[a-z0-9]+)*_?(?:password|passwd|pwd|pass)$|^0[xX][0-9a-fA-F]+$`)
 
 // plainPassword accepts any non-placeholder value given to a password key,
 // low entropy included (password: hunter2), unless it reads as code.

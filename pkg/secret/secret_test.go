@@ -185,6 +185,7 @@ func TestRedactLeavesMentionsAlone(t *testing.T) {
 		`tokenizer = "cl100k_base"`,
 		`secretName: "db-credentials"`,
 		`password = os.Getenv("DB_PASSWORD")`,
+		"\tXMIT_PASS                         = 0x2\n\tNFT_PASS = 0x14",
 		`Password: cfg.Password,`,
 		`password: password`,
 		`api_key: ${{ secrets.API_KEY }}`,
