@@ -164,6 +164,7 @@ type surface struct {
 	spent   int
 	capped  []string         // ranges refused by the per-probe cap
 	occurs  []*lineTerms     // lines where its terms occur (termLines), in line order
+	terms   []string         // the terms of occurs' sets, sorted
 	probes  []string         // probes charged for the chunks held
 	defs    []symbols.Symbol // its functions and methods (funcs), once
 	skipped bool
@@ -610,10 +611,11 @@ func (h *hydrator) rankAnchors(sf *surface, add func(int)) {
 	}
 }
 
-// lineTerms is one line of a surface with the goal terms on it.
+// lineTerms is one line of a surface with the goal terms on it: terms
+// numbers them in the surface's sorted terms.
 type lineTerms struct {
 	line  int
-	terms map[string]bool
+	terms termSet
 	bonus float64
 }
 
@@ -631,30 +633,23 @@ func (h *hydrator) hitAnchors(sf *surface, chosen []int) []int {
 		return nil
 	}
 	// The distinct terms within a window of each hit line, and their rarity.
-	around := make([][]string, len(ls))
-	rarity := map[string]float64{}
+	n := len(sf.terms)
+	rarity := make([]float64, n)
+	for t, term := range sf.terms {
+		rarity[t] = h.idf(term)
+	}
+	around := make([]termSet, len(ls))
 	lo := 0
 	for i, lt := range ls {
 		for ls[lo].line < lt.line-w {
 			lo++
 		}
-		seen := map[string]bool{}
+		around[i] = newTermSet(n)
 		for j := lo; j < len(ls) && ls[j].line <= lt.line+w; j++ {
-			for t := range ls[j].terms {
-				if !seen[t] {
-					seen[t] = true
-					around[i] = append(around[i], t)
-				}
-			}
-		}
-		sort.Strings(around[i])
-		for _, t := range around[i] {
-			if _, ok := rarity[t]; !ok {
-				rarity[t] = h.idf(t)
-			}
+			around[i].addAll(ls[j].terms)
 		}
 	}
-	covered := map[string]bool{}
+	covered := newTermSet(n)
 	var anchors []int
 	near := func(n int) bool {
 		for _, a := range anchors {
@@ -668,9 +663,7 @@ func (h *hydrator) hitAnchors(sf *surface, chosen []int) []int {
 		anchors = append(anchors, a)
 		for _, lt := range ls {
 			if lt.line >= a-w && lt.line <= a+w {
-				for t := range lt.terms {
-					covered[t] = true
-				}
+				covered.addAll(lt.terms)
 			}
 		}
 	}
@@ -687,8 +680,8 @@ func (h *hydrator) hitAnchors(sf *surface, chosen []int) []int {
 				continue
 			}
 			sc := lt.bonus
-			for _, t := range around[i] {
-				if covered[t] {
+			for t := range around[i].all() { // in the terms' order, as the sums always were
+				if covered.has(t) {
 					sc += rarity[t] / 4
 				} else {
 					sc += rarity[t]
@@ -696,7 +689,7 @@ func (h *hydrator) hitAnchors(sf *surface, chosen []int) []int {
 			}
 			// Every term on the line counts a little, so a line of only
 			// already-covered terms still orders by how much it holds.
-			sc += 0.1 * float64(len(lt.terms))
+			sc += 0.1 * float64(lt.terms.len())
 			if best < 0 || sc > bestScore {
 				best, bestScore = i, sc
 			}
@@ -717,33 +710,39 @@ func (h *hydrator) hitAnchors(sf *surface, chosen []int) []int {
 // occur, not where the first hits happened to be kept. The hits add their
 // field's bonus to their own line.
 func (h *hydrator) termLines(sf *surface) []*lineTerms {
-	byLine := map[int]*lineTerms{}
-	at := func(n int) *lineTerms {
-		lt := byLine[n]
-		if lt == nil {
-			lt = &lineTerms{line: n, terms: map[string]bool{}}
-			byLine[n] = lt
-		}
-		return lt
-	}
 	var terms []string
 	seen := map[string]bool{}
 	if h.probeOf == nil {
 		h.probeOf = map[string]string{}
 	}
+	kept := func(x schema.Hit) bool { return x.Line >= 1 && x.ConfidenceClass != "caution_only" }
 	for _, x := range h.hits[sf.rs.Path] {
-		if x.Line < 1 || x.ConfidenceClass == "caution_only" {
-			continue
-		}
-		if !seen[x.Term] {
+		if kept(x) && !seen[x.Term] {
 			seen[x.Term] = true
 			terms = append(terms, x.Term)
 			if k := sf.rs.Path + "\x00" + x.Term; h.probeOf[k] == "" {
 				h.probeOf[k] = x.ProbeID
 			}
 		}
+	}
+	slices.Sort(terms)
+	sf.terms = terms
+	byLine := map[int]*lineTerms{}
+	at := func(n int) *lineTerms {
+		lt := byLine[n]
+		if lt == nil {
+			lt = &lineTerms{line: n, terms: newTermSet(len(terms))}
+			byLine[n] = lt
+		}
+		return lt
+	}
+	for _, x := range h.hits[sf.rs.Path] {
+		if !kept(x) {
+			continue
+		}
 		lt := at(x.Line)
-		lt.terms[x.Term] = true
+		t, _ := slices.BinarySearch(terms, x.Term)
+		lt.terms.add(t)
 		idf := h.idf(x.Term)
 		switch x.Field {
 		case "definition":
@@ -754,7 +753,7 @@ func (h *hydrator) termLines(sf *surface) []*lineTerms {
 	}
 	if len(terms) > 0 && sf.file != nil {
 		match.New(terms).Scan(sf.file.Data, func(t, s, _ int) bool {
-			at(sf.file.LineAt(s)).terms[terms[t]] = true
+			at(sf.file.LineAt(s)).terms.add(t)
 			return true
 		})
 	}
@@ -1406,8 +1405,8 @@ func (h *hydrator) charge(sf *surface, st *step) (probe string, full bool) {
 	var probes []string
 	for _, lt := range sf.occurs {
 		if lt.line >= st.seg.s && lt.line <= st.seg.e {
-			for t := range lt.terms {
-				probes = append(probes, h.probeOf[sf.rs.Path+"\x00"+t])
+			for t := range lt.terms.all() {
+				probes = append(probes, h.probeOf[sf.rs.Path+"\x00"+sf.terms[t]])
 			}
 		}
 	}
