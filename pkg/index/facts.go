@@ -161,16 +161,20 @@ func (f *Facts) Release() {
 	}
 }
 
-// PhraseMask has bit t set for each phrase t that hits hold (phrase hits:
-// Facts.Phrases), bit 60 for every phrase from the 61st on: a caller asking
-// for some phrases skips the files that hold none of them.
+// PhraseMask is the union of the PhraseBits of the phrases hits are of
+// (phrase hits: Facts.Phrases): a caller asking for some phrases skips the
+// files that hold none of them.
 func PhraseMask(hits []Hit) uint64 {
 	var m uint64
 	for _, h := range hits {
-		m |= 1 << min(h.Term, 60)
+		m |= PhraseBit(h.Term)
 	}
 	return m
 }
+
+// PhraseBit is phrase t's bit of a PhraseMask: bit t, bit 60 for every
+// phrase from the 61st on.
+func PhraseBit(t int) uint64 { return 1 << min(t, 60) }
 
 // phraseHits are the matches of the phrases in data, each placed by the
 // word its last byte is in, as File.Hits places a word's matches.

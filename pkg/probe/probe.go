@@ -357,13 +357,13 @@ func phraseTerms(terms []censusTerm) []int {
 // askedPhrases is the index.PhraseMask of the kept phrases that are terms
 // (phrase, from phraseTerms).
 func askedPhrases(phrase []int) uint64 {
-	var hits []index.Hit
+	var m uint64
 	for i, t := range phrase {
 		if t >= 0 {
-			hits = append(hits, index.Hit{Term: i})
+			m |= index.PhraseBit(i)
 		}
 	}
-	return index.PhraseMask(hits)
+	return m
 }
 
 // readPatterns are the patterns (index.Pattern) of the terms the index
