@@ -15,13 +15,15 @@ func lazy(src string) func() *regexp.Regexp {
 // extraRule is a format the gitleaks default set does not cover. Every match
 // contains one of need (lowercase literals): a rule whose literals are all
 // absent from the text is not run. src is its pattern, compiled on first use
-// (re); group is the submatch that is the secret (0: the whole match); check,
-// when set, must accept it.
+// (re), its prefilter (pre, prefilter.go) once it has scanned enough; group
+// is the submatch that is the secret (0: the whole match); check, when set,
+// must accept it.
 type extraRule struct {
 	id    string
 	need  []string
 	src   string
 	re    func() *regexp.Regexp
+	pre   *lazyPrefilter
 	group int
 	check func(string) bool
 	// assign says every match is a name followed by an assignment: a
@@ -78,10 +80,13 @@ var extraRules = compileLazily([]extraRule{
 		src: secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`},
 })
 
-// compileLazily gives each rule its pattern's lazy compilation.
+// compileLazily gives each rule its pattern's and its prefilter's lazy
+// compilation.
 func compileLazily(rules []extraRule) []extraRule {
 	for i := range rules {
-		rules[i].re = lazy(rules[i].src)
+		src := rules[i].src
+		rules[i].re = lazy(src)
+		rules[i].pre = newLazyPrefilter(func() string { return src })
 	}
 	return rules
 }
@@ -100,9 +105,9 @@ const secretKeyword = `(?i)(?:password|passwd|pwd|secret_?key|secret|token|api_?
 func findExtra(text string, hits [][]int) []Finding {
 	var out []Finding
 	for i, h := range hits {
-		r, pre := extraRules[i], extraPrefilters[i]
+		r := extraRules[i]
 		for _, w := range windowsAt(text, h, r.more()) {
-			if !pre.mayMatch(text[w.lo:w.hi]) {
+			if !r.pre.mayMatch(text[w.lo:w.hi]) {
 				continue
 			}
 			out = append(out, r.findIn(text, w)...)
@@ -111,15 +116,6 @@ func findExtra(text string, hits [][]int) []Finding {
 	out = append(out, findKeyBlocks(text)...)
 	return out
 }
-
-// extraPrefilters are the extra rules' prefilters (prefilter.go).
-var extraPrefilters = func() []*lazyPrefilter {
-	pres := make([]*lazyPrefilter, len(extraRules))
-	for i := range extraRules {
-		pres[i] = newLazyPrefilter(func() string { return extraRules[i].src })
-	}
-	return pres
-}()
 
 // more is how many lines after its literal's line a match of r may reach.
 func (r extraRule) more() int {
