@@ -340,8 +340,7 @@ func (p *passState) keepUnmatched(f walk.File) {
 // its term index, -1 when no term is that phrase.
 func phraseTerms(terms []censusTerm) []int {
 	var out []int
-	for _, p := range scout.IndexedPhrases() {
-		p = match.Fold(p) // as the terms are
+	for _, p := range keptPhrases() {
 		k := -1
 		for i, t := range terms {
 			if t.text == p {
@@ -353,6 +352,16 @@ func phraseTerms(terms []censusTerm) []int {
 	}
 	return out
 }
+
+// keptPhrases are the phrases the index keeps (scout.IndexedPhrases), in
+// their order, folded as the terms are.
+var keptPhrases = sync.OnceValue(func() []string {
+	var out []string
+	for _, p := range scout.IndexedPhrases() {
+		out = append(out, match.Fold(p))
+	}
+	return out
+})
 
 // askedPhrases is the index.PhraseMask of the kept phrases that are terms
 // (phrase, from phraseTerms).
@@ -372,8 +381,8 @@ func askedPhrases(phrase []int) uint64 {
 // may be in any file: then every file is read.
 func readPatterns(terms []censusTerm) (pats []index.Pattern, all bool) {
 	indexed := map[string]bool{}
-	for _, p := range scout.IndexedPhrases() {
-		indexed[match.Fold(p)] = true
+	for _, p := range keptPhrases() {
+		indexed[p] = true
 	}
 	for _, t := range terms {
 		if index.Simple(t.text) || indexed[t.text] {
