@@ -638,29 +638,33 @@ func foldASCII8(w uint64) uint64 {
 }
 
 // wordsFor is the numbers of the words of a folded word text that can
-// hold run i, ascending, and their lengths.
+// hold run i, ascending, and their lengths. It looks at each word once,
+// whatever the run: after a match it goes on after the word holding it
+// (a run of one byte matches a long word many times).
 func (p Pattern) wordsFor(i int, fold []byte) (ids []int, lens []int32) {
 	r := []byte(p.runs[i])
-	id, at := 0, 0
-	for off := 0; ; {
-		j := bytes.Index(fold[off:], r)
+	id, at := 0, 0 // word id starts at fold[at]
+	for at < len(fold) {
+		j := bytes.Index(fold[at:], r)
 		if j < 0 {
-			return ids, lens
+			break
 		}
-		pos := off + j
-		ws := bytes.LastIndexByte(fold[:pos], '\n') + 1
+		pos := at + j
+		if nl := bytes.LastIndexByte(fold[at:pos], '\n'); nl >= 0 {
+			id += bytes.Count(fold[at:at+nl+1], []byte{'\n'})
+			at += nl + 1
+		}
 		we := pos + bytes.IndexByte(fold[pos:], '\n')
 		if we < pos {
 			we = len(fold)
 		}
-		id += bytes.Count(fold[at:ws], []byte{'\n'})
-		at = ws
-		if p.role(i, fold[ws:we]) && (len(ids) == 0 || ids[len(ids)-1] != id) {
+		if p.role(i, fold[at:we]) {
 			ids = append(ids, id)
-			lens = append(lens, int32(we-ws))
+			lens = append(lens, int32(we-at))
 		}
-		off = pos + 1
+		id, at = id+1, we+1
 	}
+	return ids, lens
 }
 
 // NamesHeld reports, by table row, whether the entry's names (Facts.Names)
