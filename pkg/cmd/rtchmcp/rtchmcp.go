@@ -40,6 +40,7 @@ type options struct {
 	root        string
 	httpAddr    string
 	allowRemote bool
+	origins     originList
 	hot         Hot
 }
 
@@ -53,7 +54,10 @@ func Tool() *cli.Tool {
 		Description: `Speaks MCP on standard input and output (one JSON-RPC message per line), or
 with --http ADDR the streamable HTTP transport at http://ADDR/mcp. --http binds
 loopback addresses only (127.0.0.1, ::1, localhost) unless --allow-remote says
-otherwise: the tools read the whole root.
+otherwise: the tools read the whole root. A request whose Host is not
+loopback, or whose Origin names a web origin that is not loopback (nor one
+given with --allow-origin), gets 403: a page in the user's browser could
+otherwise call the tools.
 
 It serves one root (--root, default the working directory) with six tools:
 rtch_context (the whole lane: goal and enough in, the brief as text and the
@@ -71,6 +75,7 @@ rtch-mcp --root . --http 127.0.0.1:8765`,
 			fs.StringVar(&o.root, "root", ".", "serve the directory `DIR`; every path argument is confined to it")
 			fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
 			fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --http bind an address other than loopback")
+			fs.Var(&o.origins, "allow-origin", "with --http, also accept requests from the web origin `URL` (scheme://host[:port]; repeatable); other origins than loopback get 403")
 			o.hot.Register(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
@@ -207,7 +212,7 @@ func serveHTTP(ctx context.Context, env *cli.Env, srv *mcp.Server, o *options) e
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: checkOrigin(o.origins, mux), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stderr, "rtch-mcp: serving http://%s/mcp\n", ln.Addr())
 	done := make(chan error, 1)
 	go func() { done <- hs.Serve(ln) }()
