@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rtch/rtch/bench/internal/trees"
 	"github.com/rtch/rtch/pkg/evalscore"
 	"github.com/rtch/rtch/pkg/tokens"
 )
@@ -65,7 +66,7 @@ func TestFindGitDirLayouts(t *testing.T) {
 	root := t.TempDir()
 	// A clone in OWNER/NAME.
 	clone, _, _ := gitRepo(t, filepath.Join(root, "spf13", "cobra"))
-	if g, err := findGitDir(root, "spf13/cobra"); err != nil || g != clone {
+	if g, err := trees.FindGitDir(root, "spf13/cobra"); err != nil || g != clone {
 		t.Errorf("clone layout: %q, %v", g, err)
 	}
 	// A bare mirror in OWNER+NAME/repo.
@@ -73,14 +74,14 @@ func TestFindGitDirLayouts(t *testing.T) {
 	if out, err := exec.Command("git", "clone", "-q", "--bare", clone, bare).CombinedOutput(); err != nil {
 		t.Fatalf("git clone --bare: %v\n%s", err, out)
 	}
-	if g, err := findGitDir(root, "cli/cli"); err != nil || g != bare {
+	if g, err := trees.FindGitDir(root, "cli/cli"); err != nil || g != bare {
 		t.Errorf("mirror layout: %q, %v", g, err)
 	}
 	// A plain directory is not a repository, even inside one.
 	if err := os.MkdirAll(filepath.Join(root, "spf13", "cobra", "fzf"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := findGitDir(filepath.Join(root, "spf13", "cobra"), "junegunn/fzf")
+	_, err := trees.FindGitDir(filepath.Join(root, "spf13", "cobra"), "junegunn/fzf")
 	if err == nil || !strings.Contains(err.Error(), "junegunn+fzf/repo") {
 		t.Errorf("plain directory taken for a repository, or error lacks the places looked at: %v", err)
 	}
@@ -88,7 +89,7 @@ func TestFindGitDirLayouts(t *testing.T) {
 
 func TestMaterialiserCachesByCommit(t *testing.T) {
 	gitDir, first, second := gitRepo(t, filepath.Join(t.TempDir(), "src"))
-	m := &Materialiser{Cache: filepath.Join(t.TempDir(), "cache")}
+	m := &trees.Materialiser{Cache: filepath.Join(t.TempDir(), "cache")}
 	ctx := context.Background()
 	dir1, reused, err := m.Tree(ctx, gitDir, "o/r", first)
 	if err != nil || reused {
@@ -123,8 +124,8 @@ func TestMaterialiserCachesByCommit(t *testing.T) {
 	if len(entries) != 2 {
 		t.Errorf("cache holds %d entries, want the two trees and no temporary directory", len(entries))
 	}
-	if err := hasCommit(ctx, gitDir, strings.Repeat("0", 40)); err == nil {
-		t.Error("hasCommit accepted a missing commit")
+	if err := trees.HasCommit(ctx, gitDir, strings.Repeat("0", 40)); err == nil {
+		t.Error("HasCommit accepted a missing commit")
 	}
 	if _, _, err := m.Tree(ctx, gitDir, "o/r", strings.Repeat("a", 40)); err == nil {
 		t.Error("Tree of a missing commit succeeded")

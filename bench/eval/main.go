@@ -33,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rtch/rtch/bench/internal/trees"
 	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/evalscore"
 )
@@ -146,7 +147,7 @@ func parseFlags(args []string) (options, error) {
 	if o.repos == "" {
 		return o, errors.New("--repos DIR is required")
 	}
-	if err := checkDir(o.repos); err != nil {
+	if err := trees.CheckDir(o.repos); err != nil {
 		return o, fmt.Errorf("--repos: %v", err)
 	}
 	if o.jobs < 1 || o.limit < 0 || o.timeout <= 0 {
@@ -271,7 +272,7 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 			if _, ok := gitDirs[t.Repo]; ok {
 				continue
 			}
-			g, err := findGitDir(o.repos, t.Repo)
+			g, err := trees.FindGitDir(o.repos, t.Repo)
 			if err != nil {
 				missing = append(missing, err.Error())
 			}
@@ -305,7 +306,7 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	mat := &Materialiser{Cache: o.cache}
+	mat := &trees.Materialiser{Cache: o.cache}
 	po := pipelineOptions{Bin: o.bin, Enough: o.enough, Timeout: o.timeout}
 	rep := report{
 		Date:         time.Now().UTC().Format(time.RFC3339),
@@ -364,7 +365,7 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 }
 
 // runTask materialises one task's tree and runs both systems on it.
-func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Materialiser, o options, po pipelineOptions) taskResult {
+func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *trees.Materialiser, o options, po pipelineOptions) taskResult {
 	r := taskResult{ID: t.ID, Repo: t.Repo, Commit: t.Commit, Gold: t.Gold, GoldLines: t.GoldLines, Source: t.Source}
 	fail := func(err error) taskResult {
 		r.Error = err.Error()
@@ -375,7 +376,7 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *Material
 		}
 		return r
 	}
-	if err := hasCommit(ctx, gitDir, t.Commit); err != nil {
+	if err := trees.HasCommit(ctx, gitDir, t.Commit); err != nil {
 		return fail(err)
 	}
 	tree, _, err := mat.Tree(ctx, gitDir, t.Repo, t.Commit)

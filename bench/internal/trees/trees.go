@@ -1,4 +1,7 @@
-package main
+// Package trees finds the git directories of task repositories and
+// materialises their trees at a commit, for the tools that run the lane on
+// real repositories (bench/eval, bench/traincorpus).
+package trees
 
 import (
 	"bytes"
@@ -15,11 +18,11 @@ import (
 	"sync"
 )
 
-// repoCandidates lists the places under dir where the git directory or clone of
+// candidates lists the places under dir where the git directory or clone of
 // "owner/name" may live, in the order they are tried. The first is the layout
 // of a mirror store (owner+name/repo), the others the usual ways of keeping
 // clones side by side.
-func repoCandidates(dir, repo string) []string {
+func candidates(dir, repo string) []string {
 	owner, name, _ := strings.Cut(repo, "/")
 	plus := owner + "+" + name
 	return []string{
@@ -35,12 +38,12 @@ func repoCandidates(dir, repo string) []string {
 	}
 }
 
-// findGitDir returns the git directory of repo under dir: a bare repository
+// FindGitDir returns the git directory of repo under dir: a bare repository
 // (HEAD and objects/ inside) or a clone (a .git entry inside, directory or
 // gitfile). A plain directory that merely sits inside some other repository is
 // never taken for the repository itself.
-func findGitDir(dir, repo string) (string, error) {
-	cands := repoCandidates(dir, repo)
+func FindGitDir(dir, repo string) (string, error) {
+	cands := candidates(dir, repo)
 	for _, c := range cands {
 		if _, err := os.Stat(filepath.Join(c, ".git")); err == nil {
 			return filepath.Join(c, ".git"), nil
@@ -232,8 +235,8 @@ func missingBlobs(ctx context.Context, gitDir, commit string) ([]string, error) 
 	return missing, nil
 }
 
-// hasCommit reports whether gitDir holds commit.
-func hasCommit(ctx context.Context, gitDir, commit string) error {
+// HasCommit reports whether gitDir holds commit.
+func HasCommit(ctx context.Context, gitDir, commit string) error {
 	out, err := exec.CommandContext(ctx, "git", "--git-dir="+gitDir, "cat-file", "-e", commit+"^{commit}").CombinedOutput()
 	if err != nil {
 		msg := strings.TrimSpace(string(out))
@@ -248,7 +251,7 @@ func hasCommit(ctx context.Context, gitDir, commit string) error {
 // errNotDir is returned when --repos is not a directory.
 var errNotDir = errors.New("not a directory")
 
-func checkDir(p string) error {
+func CheckDir(p string) error {
 	st, err := os.Stat(p)
 	if err != nil {
 		return err
