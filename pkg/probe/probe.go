@@ -55,6 +55,9 @@ type Options struct {
 	// List lists the tree instead of walk.Files (a host's kept snapshot);
 	// nil walks.
 	List walk.Lister
+	// Features, if set, is given the ranking features (rank.Features) of
+	// its first files: what bench/traincorpus trains on.
+	Features func(paths []string, rows [][]float64) error
 }
 
 // Result is what a probe run emits, in order.
@@ -469,15 +472,19 @@ func (r *run) rank(ctx context.Context) error {
 	// Reasons for what the rank record shows and what neighbour spreading
 	// may lift into it.
 	explain := max(r.rankCap, w.SpreadPool)
-	r.scored = rank.Rank(r.rankTerms(), r.rankFiles(), rank.Params{Profile: r.o.Intake.TargetProfile, AvgBytes: r.avg, Weights: w, Explain: explain})
+	terms := r.rankTerms()
+	params := rank.Params{Profile: r.o.Intake.TargetProfile, AvgBytes: r.avg, Weights: w, Explain: explain}
+	r.scored = rank.Rank(terms, r.rankFiles(), params)
+	var links []rank.Link
 	if w.SpreadSources > 0 && len(r.scored) > 1 {
-		links, err := useLinks(ctx, r.o.Walk, r.files, r.index, r.scored, w)
+		var err error
+		links, err = useLinks(ctx, r.o.Walk, r.files, r.index, r.scored, w)
 		if err != nil {
 			return err
 		}
 		r.scored = rank.Spread(r.scored, links, w)
 	}
-	return nil
+	return r.features(terms, links, params)
 }
 
 // rankTerms are the terms as the ranking sees them.

@@ -299,6 +299,11 @@ type File struct {
 type Scored struct {
 	File
 	Score float64
+	// Base is the score Rank gave, before Spread raised it.
+	Base float64
+	// Parts are the score's parts by field and the evidence behind it,
+	// the features a learned ranking starts from (features.go).
+	Parts Parts
 	Why   []string
 	Terms []string
 	// reasons are the strongest contributions, explained after sorting.
@@ -364,43 +369,44 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			}
 			tf := 0.0
 			bonus := 0.0
+			var bp [nBonus]float64 // bonus by field, for Parts
 			var fields []string
 			if e.FileNameExact {
-				bonus += w.FileNameExact
+				bp[bonusNameExact] = w.FileNameExact
 				fields = append(fields, "file name")
 			} else if e.FileNamePart {
-				bonus += w.FileNamePart
+				bp[bonusNamePart] = w.FileNamePart
 				fields = append(fields, "file name part")
 			}
 			if e.DirName {
-				bonus += w.DirName
+				bp[bonusDir] = w.DirName
 				fields = append(fields, "directory")
 			}
 			if t.GoalKind == "scope" && (e.DirName || e.FileNameExact || e.FileNamePart) {
-				bonus += w.Scope
+				bp[bonusScope] = w.Scope
 				fields = append(fields, "scope")
 			}
 			if e.Definitions > 0 {
-				bonus += w.Definition
+				bp[bonusDef] = w.Definition
 				fields = append(fields, "definition")
 				if sp := uniqueDefinition(t); w.DefUnique > 0 && sp > 0 && symbols.Lang(f.Path) != "" {
-					bonus += w.DefUnique * sp
+					bp[bonusDefUnique] = w.DefUnique * sp
 					fields = append(fields, fmt.Sprintf("the one definition (of %d files mentioning it)", t.DF))
 				}
 			} else if e.DefLines > 0 {
-				bonus += w.DefLine
+				bp[bonusDefLine] = w.DefLine
 				fields = append(fields, "definition line")
 			}
 			if verbatim := e.Body + e.Definitions + e.DefLines + e.Headings + e.Keys; verbatim > 0 && !pathPhrase[e.Term] {
 				switch literalKind(t) {
 				case "phrase":
 					if w.Phrase > 0 {
-						bonus += w.Phrase
+						bp[bonusPhrase] = w.Phrase
 						fields = append(fields, "verbatim phrase")
 					}
 				case "code name":
 					if w.CodeName > 0 {
-						bonus += w.CodeName
+						bp[bonusCodeName] = w.CodeName
 						fields = append(fields, "verbatim code name")
 					}
 				}
@@ -415,7 +421,7 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 				if p.Profile == "manifest_registry" && e.Definitions == 0 {
 					// A setting is declared by its key: under this profile
 					// the key is the definition site.
-					bonus += w.Definition
+					bp[bonusKeyDecl] = w.Definition
 					fields = append(fields, "key declaration")
 				}
 			}
@@ -423,10 +429,14 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			if body > 0 {
 				tf += w.Body * float64(body) / lenNorm
 			}
+			for _, b := range bp {
+				bonus += b
+			}
 			if tf == 0 && bonus == 0 {
 				continue
 			}
 			sc := t.IDF * tr * (tf*(w.K1+1)/(tf+w.K1) + bonus*(w.K1+1))
+			s.Parts.add(t, tr, tf*(w.K1+1)/(tf+w.K1), bp, w.K1+1, body)
 			c := contrib{term: t.Term, origin: t.Origin, score: sc, fields: fields, body: body}
 			if e.Term >= id.base {
 				c.spelled = matched[e.Term-id.base]
@@ -451,17 +461,21 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 		if active > 1 {
 			s.Score *= 1 + w.Coverage*float64(len(cs)-1)/float64(active-1)
 		}
+		s.Parts.Factor = 1
 		if p.Profile == "code_path" {
 			if cf, why := codePathFactor(w, f.Path); cf != 1 {
 				s.Score *= cf
+				s.Parts.Factor = cf
 				s.Why = append(s.Why, why)
 			}
 		}
 		if f.Neighbor {
 			s.Score *= w.NeighborFactor
+			s.Parts.Factor *= w.NeighborFactor
 			s.Why = append(s.Why, "known neighbor surface: neighbor only")
 		}
 		s.Score = math.Round(s.Score*10000) / 10000
+		s.Base = s.Score
 		if s.Score > 0 {
 			sort.Strings(s.Terms)
 			out = append(out, s)

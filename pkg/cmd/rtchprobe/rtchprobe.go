@@ -27,6 +27,7 @@ type options struct {
 	hits     int
 	rankCap  int
 	index    rtchscout.IndexFlags
+	features string
 }
 
 // Tool returns the rtch-probe tool.
@@ -59,6 +60,7 @@ rtch-intake … | rtch-zone | rtch-scout | rtch-probe --plan-only --jq 'select(.
 			fs.BoolVar(&o.planOnly, "plan-only", false, "emit the plan (with its dry-run costs) and no hits or ranking")
 			fs.IntVar(&o.hits, "hits", probe.DefaultHitsPerProbe, "at most `N` rtch.hit records per probe")
 			fs.IntVar(&o.rankCap, "rank-cap", probe.DefaultRankCap, "at most `N` surfaces in rtch.rank")
+			fs.StringVar(&o.features, "features", "", "write the ranking features of the first files to `FILE` (NDJSON, for training a ranking)")
 			o.index.Register(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
@@ -144,6 +146,11 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		PlanOnly:     o.planOnly,
 		Progress:     rtchscout.Progress(env, "probing"),
 	}
+	var feats *featureFile
+	if o.features != "" {
+		feats = &featureFile{path: env.Path(o.features)}
+		po.Features = feats.keep
+	}
 	// The probe only reads the index; rtch-scout, before it in the lane,
 	// keeps it up to date.
 	ix, err := o.index.Open(env, cfg, zone.ZoneRoot, scout.IndexFingerprint(handlesOrNil(cfg.Scout.DurableHandles)))
@@ -166,6 +173,13 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 			return ctx.Err()
 		}
 		return cli.Failed(fmt.Errorf("probe %s: %v", zone.ZoneRoot, err))
+	}
+	if feats != nil {
+		// Before any record: a run that cannot keep its features emits
+		// nothing.
+		if err := feats.write(); err != nil {
+			return cli.Failed(err)
+		}
 	}
 	for _, s := range res.Skips {
 		if skips[s.Path] {
