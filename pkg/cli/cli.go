@@ -18,7 +18,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 
@@ -265,63 +264,34 @@ func Main(t *Tool) int {
 	return Run(ctx, t, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
-func sortedFlagNames(fs *flag.FlagSet) []string {
-	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
-	sort.Strings(names)
-	return names
-}
-
-func dashes(name string) string {
-	if len(name) == 1 {
-		return "-" + name
-	}
-	return "--" + name
-}
-
 // writeHelp prints the help text: synopsis, description, flags, example and exit
-// codes.
+// codes, from the same Doc the man pages and completions are made of.
 func writeHelp(w io.Writer, t *Tool, fs *flag.FlagSet) {
+	d := docOf(t, fs)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s — %s\n\nusage: %s\n", t.Name, t.Summary, t.Usage)
-	if t.Description != "" {
-		fmt.Fprintf(&b, "\n%s\n", strings.TrimRight(t.Description, "\n"))
+	fmt.Fprintf(&b, "%s — %s\n\nusage: %s\n", d.Name, d.Summary, d.Usage)
+	if d.Description != "" {
+		fmt.Fprintf(&b, "\n%s\n", d.Description)
 	}
 	b.WriteString("\nflags:\n")
-	aliases := map[string]string{"h": "help", "q": "quiet"}
-	for _, name := range sortedFlagNames(fs) {
-		if _, isShort := aliases[name]; isShort {
-			continue
-		}
-		f := fs.Lookup(name)
-		label := dashes(name)
-		for s, l := range aliases {
-			if l == name {
-				label = "-" + s + ", " + label
-			}
-		}
-		typ, usage := flag.UnquoteUsage(f)
-		if typ != "" {
-			label += " " + typ
+	for _, f := range d.Flags {
+		label := strings.Join(f.Names, ", ")
+		if f.Arg != "" {
+			label += " " + f.Arg
 		}
 		def := ""
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
-			def = fmt.Sprintf(" (default %s)", f.DefValue)
+		if f.Default != "" {
+			def = fmt.Sprintf(" (default %s)", f.Default)
 		}
-		fmt.Fprintf(&b, "  %-28s %s%s\n", label, usage, def)
+		fmt.Fprintf(&b, "  %-28s %s%s\n", label, f.Usage, def)
 	}
-	if t.Example != "" {
-		fmt.Fprintf(&b, "\nexample:\n%s\n", indent(strings.TrimRight(t.Example, "\n")))
+	if d.Example != "" {
+		fmt.Fprintf(&b, "\nexample:\n%s\n", indent(d.Example))
 	}
 	b.WriteString("\nexit codes:\n")
-	base := t.BaseExitCodes
-	if base == nil {
-		base = [][2]string{{"0", "ok"}, {"1", "ran and failed"}, {"2", "usage, configuration or missing input (nothing done)"}}
-	}
-	for _, c := range append(base, t.ExitCodes...) {
+	for _, c := range d.ExitCodes {
 		fmt.Fprintf(&b, "  %-4s %s\n", c[0], c[1])
 	}
-	b.WriteString("  130  interrupted\n")
 	io.WriteString(w, b.String())
 }
 

@@ -64,28 +64,8 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	fs := flag.NewFlagSet(t.Name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		help, version, quiet bool
-		jqExpr, outPath      string
-		configPath           string
-	)
-	fs.BoolVar(&help, "help", false, "show this help and exit")
-	fs.BoolVar(&help, "h", false, "show this help and exit")
-	fs.BoolVar(&version, "version", false, "print the version and exit")
-	fs.BoolVar(&quiet, "quiet", false, "silence warnings, hints and progress (never errors)")
-	fs.BoolVar(&quiet, "q", false, "silence warnings, hints and progress (never errors)")
-	fs.StringVar(&jqExpr, "jq", "", "emit only the records for which the gojq `EXPR` yields a value other than false/null")
-	fs.StringVar(&outPath, "o", "", "write the output to `FILE` atomically (the whole stream or nothing)")
-	configFile := t.ConfigFile
-	if configFile == "" {
-		configFile = ".rtch.toml at the zone root"
-	}
-	fs.StringVar(&configPath, "config", "", "read configuration from `FILE` instead of "+configFile)
-	if t.Flags != nil {
-		t.Flags(fs)
-	}
+	var c commonFlags
+	fs := t.newFlagSet(&c)
 	diag := func(level, format string, a ...any) {
 		fmt.Fprintf(stderr, "%s: %s: %s\n", t.Name, level, fmt.Sprintf(format, a...))
 	}
@@ -98,18 +78,18 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		diag("hint", "run '%s --help' for usage", t.Name)
 		return Result{Code: t.usageCode()}
 	}
-	if help {
+	if c.help {
 		writeHelp(stdout, t, fs)
 		return Result{Code: ExitOK, Complete: true}
 	}
-	if version {
+	if c.version {
 		fmt.Fprintf(stdout, "%s %s\n", t.Name, VersionString())
 		return Result{Code: ExitOK, Complete: true}
 	}
 
 	var filter record.Filter
-	if jqExpr != "" {
-		f, err := compileJQ(jqExpr)
+	if c.jqExpr != "" {
+		f, err := compileJQ(c.jqExpr)
 		if err != nil {
 			diag("error", "--jq: %v", err)
 			return Result{Code: t.usageCode()}
@@ -122,8 +102,8 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		Args:             fs.Args(),
 		Stdin:            stdin,
 		Stderr:           stderr,
-		Quiet:            quiet,
-		ConfigPath:       configPath,
+		Quiet:            c.quiet,
+		ConfigPath:       c.configPath,
 		StderrIsTerminal: stderrIsTerminal,
 		Getenv:           getenv,
 		Dir:              inv.Dir,
@@ -131,6 +111,7 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		progress:         inv.Progress,
 	}
 
+	outPath := c.outPath
 	if outPath != "" {
 		outPath = env.Path(outPath)
 		if err := refuseInputAsOutput(outPath, stdin, t); err != nil {
