@@ -7,28 +7,54 @@ EVALFLAGS ?=
 EVALDATA ?= ../shared/eval
 
 VERSION ?=
+# make install puts the man pages and completions under PREFIX.
+PREFIX  ?= $(HOME)/.local
+# make cross vets and compiles every test binary for these platforms.
+CROSS   ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 # -buildvcs=auto stamps the revision, dirty flag and commit time that
 # --version prints, whatever GOFLAGS says; make release VERSION=v1.2.3 also
 # sets the version and the build time.
 BUILDFLAGS ?= -buildvcs=auto
 CLI     := github.com/rtch/rtch/pkg/cli
 
-.PHONY: all build test install run eval bench help clean release readme-sample
+.PHONY: all build test cross install docs run eval bench help clean release readme-sample
 
 all: build
 
 build: ## build every binary into ./bin
 	$(GO) build $(BUILDFLAGS) -o $(BIN)/ ./cmd/...
 
-release: ## build every binary with VERSION (required) and the build time stamped in
+release: ## archives for linux, darwin and windows (amd64, arm64) and their checksums in dist/VERSION (VERSION=vX.Y.Z required)
 	@test -n "$(VERSION)" || { echo "make release: set VERSION, e.g. make release VERSION=v1.2.3" >&2; exit 2; }
-	$(GO) build $(BUILDFLAGS) -ldflags "-X $(CLI).Version=$(VERSION) -X $(CLI).BuildTime=$$(date -u +%Y-%m-%dT%H:%M:%SZ)" -o $(BIN)/ ./cmd/...
+	$(GO) run ./build/dist release --version $(VERSION) --out dist/$(VERSION)
 
-test: ## run the test suite (what CI runs)
+test: ## run the test suite, then vet and compile the tests for darwin and windows (what CI runs)
 	$(GO) test ./...
+	$(MAKE) --no-print-directory cross
 
-install: ## install every binary into $GOBIN
+cross: ## vet every package and compile every test binary for each platform of CROSS
+	@set -e; out=$$(mktemp -d); trap 'rm -rf "$$out"' EXIT; \
+	for p in $(CROSS); do \
+	  echo "cross: $$p"; \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) vet ./...; \
+	  GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0 $(GO) test -c -o "$$out/" ./... >/dev/null; \
+	  rm -f "$$out"/*; \
+	done
+
+install: ## install every binary into $GOBIN, the man pages and completions under PREFIX (default ~/.local)
 	$(GO) install $(BUILDFLAGS) ./cmd/...
+	@set -e; d=$$(mktemp -d); trap 'rm -rf "$$d"' EXIT; \
+	$(GO) run ./build/dist docs --out "$$d"; \
+	install -d "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"; \
+	install -m 644 "$$d"/man/man1/*.1 "$(DESTDIR)$(PREFIX)/share/man/man1/"; \
+	install -m 644 "$$d"/completions/bash/* "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/"; \
+	install -m 644 "$$d"/completions/zsh/* "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/"; \
+	install -m 644 "$$d"/completions/fish/* "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/"; \
+	echo "man pages and completions installed under $(DESTDIR)$(PREFIX)/share"
+
+docs: ## write the man pages and shell completions into $(BIN)/share
+	$(GO) run ./build/dist docs --out $(BIN)/share
 
 run: build ## run the whole pipeline on this repository and print the brief
 	$(BIN)/rtch-intake --goal "$(GOAL)" --profile code_path --fanout normal \
@@ -51,4 +77,4 @@ clean:
 	rm -rf $(BIN)
 
 help:
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
