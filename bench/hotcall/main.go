@@ -25,17 +25,21 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rtch/rtch/bench/internal/mcpstdio"
 	"github.com/rtch/rtch/bench/internal/timing"
+	"github.com/rtch/rtch/pkg/cmd/rtchmcp"
+	"github.com/rtch/rtch/pkg/schema"
 )
 
 const (
@@ -51,7 +55,7 @@ func main() {
 	noCheck := flag.Bool("no-check", false, "skip the comparison with the piped --no-index lane")
 	also := flag.String("also", "", "a second server with these extra flags (space-separated, e.g. --no-watch), called after the first in each round")
 	flag.BoolVar(&vary, "vary", false, "make every call a new question: the twelve terms and one more word, another on each call")
-	flag.StringVar(&format, "format", "json", "the calls' format: json (the packet) or md (the brief)")
+	flag.StringVar(&format, "format", "json", "the calls' format: json (the summary with the chunks' text) or md (the brief)")
 	flag.Parse()
 	if *bin == "" || *root == "" {
 		fmt.Fprintln(os.Stderr, "usage: hotcall --bin DIR --root TREE [--pairs N] [--index DIR]")
@@ -85,6 +89,7 @@ type server struct {
 	// before the client decoded it.
 	arrived []timing.Sample
 	last    string
+	lastCap int    // the brief budget the last reply was fitted to
 	n       int    // calls made
 	goal    string // the last call's goal
 }
@@ -100,29 +105,13 @@ func (sv *server) nextGoal() string {
 }
 
 func start(bin, root, index string, extra []string) (*server, error) {
-	args := append([]string{"--root", root, "--index", index}, extra...)
-	cmd := exec.Command(filepath.Join(bin, "rtch-mcp"), args...)
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+epoch)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
+	var out *arrivals
+	srv, err := mcpstdio.Start(bin, "hotcall", append([]string{"--root", root, "--index", index}, extra...), []string{"SOURCE_DATE_EPOCH=" + epoch},
+		func(r io.Reader) io.Reader { out = newArrivals(r); return out })
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	out := newArrivals(stdout)
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "hotcall", Version: "0"}, nil).
-		Connect(context.Background(), &mcp.IOTransport{Reader: out, Writer: stdin}, nil)
-	if err != nil {
-		cmd.Process.Kill()
-		cmd.Wait()
-		return nil, err
-	}
+	cs, cmd := srv.CS, srv.Cmd
 	s := &server{name: strings.Join(append([]string{"rtch-mcp"}, extra...), " "), cs: cs, cmd: cmd, out: out, pid: cmd.Process.Pid}
 	for i := range 3 {
 		c, _, _, err := call(s)
@@ -199,7 +188,7 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 		return nil
 	}
 	for _, sv := range servers {
-		want, err := pipedNoIndex(bin, root, sv.goal)
+		want, err := pipedNoIndex(bin, root, sv.goal, sv.lastCap)
 		if err != nil {
 			return err
 		}
@@ -213,7 +202,8 @@ func run(bin, root string, pairs int, index string, also []string, check bool) e
 
 // call is one rtch_context on the server: the client's wall time and the
 // server's CPU across it, the time until the reply's last byte arrived,
-// and the text it returned (the JSON packet, or the brief).
+// and the text it returned (the summary with the chunks' text, or the
+// brief); the brief budget its summary states is kept for the check.
 func call(sv *server) (h, arrived timing.Sample, text string, err error) {
 	goal, pid := sv.nextGoal(), sv.pid
 	c0 := timing.ProcessCPU(pid)
@@ -228,6 +218,10 @@ func call(sv *server) (h, arrived timing.Sample, text string, err error) {
 		return h, arrived, "", fmt.Errorf("rtch_context: %v", res.Content)
 	}
 	h = timing.Sample{Wall: wall, CPU: timing.ProcessCPU(pid) - c0}
+	var sum schema.PacketSummary
+	if b, err := json.Marshal(res.StructuredContent); err == nil && json.Unmarshal(b, &sum) == nil {
+		sv.lastCap = sum.Budget.Cap
+	}
 	arrived = timing.Sample{Wall: sv.out.lastLine().Sub(t0).Seconds()}
 	return h, arrived, res.Content[0].(*mcp.TextContent).Text, nil
 }
@@ -250,10 +244,10 @@ func memory(pid int) string {
 }
 
 // pipedNoIndex is what the piped binaries print with --no-index for goal,
-// in the calls' format.
-func pipedNoIndex(bin, root, goal string) (string, error) {
-	lane := fmt.Sprintf(`set -o pipefail; rtch-intake -q --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone -q | rtch-scout -q --no-index | rtch-probe -q --no-index | rtch-hydrate -q | rtch-packet -q --format %s`,
-		goal, enough, format)
+// as rtch_context's text in the calls' format at the brief budget cap.
+func pipedNoIndex(bin, root, goal string, cap int) (string, error) {
+	lane := fmt.Sprintf(`set -o pipefail; rtch-intake -q --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone -q | rtch-scout -q --no-index | rtch-probe -q --no-index | rtch-hydrate -q | rtch-packet -q %s`,
+		goal, enough, strings.Join(rtchmcp.TextFlags(format, cap), " "))
 	cmd := exec.Command("bash", "-c", lane)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "SOURCE_DATE_EPOCH="+epoch)

@@ -6,6 +6,7 @@
 package brief
 
 import (
+	"encoding/json"
 	"fmt"
 	"path"
 	"regexp"
@@ -21,11 +22,28 @@ import (
 // PATH:RANGE, the argument of rtch-hydrate --reenter.
 const ReEnterRule = "rtch-hydrate --reenter PATH:Ls-Le"
 
-// Chunk is the chunk's block in the brief: one heading line of provenance
+// Style is how a brief writes its chunks beyond what every brief does.
+type Style struct {
+	// LineNumbers opens each line of a chunk's text with its line number in
+	// the file and a space (Number).
+	LineNumbers bool
+	// MCP names the calls of rtch-mcp's tools where a chunk needs a
+	// re-entry line of its own, instead of shell commands; PacketID is the
+	// packet the brief shows, which an MCP pointer to its records names.
+	MCP      bool
+	PacketID string
+}
+
+// Chunk is the chunk's block in the brief as a shell user reads it:
+// Block with no line numbers and shell commands.
+func Chunk(c schema.Chunk) string { return Block(c, Style{}) }
+
+// Block is the chunk's block in the brief: one heading line of provenance
 // (PATH:RANGE, rank, class, matched term, file size, sha256 prefix, flags),
-// a re-entry command only when the header's rule does not give it, a caution
-// line for an injection-flagged chunk, and the text in an inert fence.
-func Chunk(c schema.Chunk) string {
+// a re-entry line only when the header's rule does not give it, a caution
+// line for an injection-flagged chunk, and the text in an inert fence,
+// numbered when the style asks.
+func Block(c schema.Chunk, st Style) string {
 	var b strings.Builder
 	b.WriteString("### ")
 	b.WriteString(mdsafe.Code(c.Path + ":" + c.LineRange))
@@ -56,11 +74,10 @@ func Chunk(c schema.Chunk) string {
 		b.WriteString(" · " + mdsafe.Code(strings.Join(c.Flags, " ")))
 	}
 	b.WriteByte('\n')
-	switch {
-	case c.BaseReEntryCommand != "":
-		fmt.Fprintf(&b, "re-enter: %s (raw row: %s)\n", mdsafe.Code(c.NextReEntryCommand), mdsafe.Code(c.BaseReEntryCommand))
-	case c.NextReEntryCommand != "" && c.NextReEntryCommand != "rtch-hydrate --reenter "+c.Path+":"+c.LineRange:
-		fmt.Fprintf(&b, "re-enter: %s\n", mdsafe.Code(c.NextReEntryCommand))
+	if st.MCP {
+		reEnterMCP(&b, c, st.PacketID)
+	} else {
+		reEnterCLI(&b, c)
 	}
 	for _, f := range c.Flags {
 		if strings.HasPrefix(f, "injection:") {
@@ -69,8 +86,81 @@ func Chunk(c schema.Chunk) string {
 		}
 	}
 	b.WriteByte('\n')
-	b.WriteString(mdsafe.Block(Lang(c.Path, c.ConfidenceClass), c.Text))
+	text := c.Text
+	if st.LineNumbers {
+		text = Number(text, c.StartLine)
+	}
+	b.WriteString(mdsafe.Block(Lang(c.Path, c.ConfidenceClass), text))
 	b.WriteByte('\n')
+	return b.String()
+}
+
+// reEnterCLI writes the shell command of a chunk the header's rule does not
+// re-enter: an effective view, or a path that needs quoting.
+func reEnterCLI(b *strings.Builder, c schema.Chunk) {
+	switch {
+	case c.BaseReEntryCommand != "":
+		fmt.Fprintf(b, "re-enter: %s (raw row: %s)\n", mdsafe.Code(c.NextReEntryCommand), mdsafe.Code(c.BaseReEntryCommand))
+	case c.NextReEntryCommand != "" && c.NextReEntryCommand != "rtch-hydrate --reenter "+c.Path+":"+c.LineRange:
+		fmt.Fprintf(b, "re-enter: %s\n", mdsafe.Code(c.NextReEntryCommand))
+	}
+}
+
+// reEnterMCP writes where an effective view stands in the packet and how
+// its raw row is read; any other chunk is re-entered by the header's rule,
+// its heading's range as rtch_reenter's argument, which needs no quoting.
+func reEnterMCP(b *strings.Builder, c schema.Chunk, packetID string) {
+	if c.BaseReEntryCommand == "" {
+		return
+	}
+	fmt.Fprintf(b, "re-enter: %s (raw row: %s)\n",
+		mdsafe.Code("rtch_packet packet="+packetID+" section=effective_record_projection"),
+		mdsafe.Code(MCPReEnter(c.Path+":"+c.LineRange)))
+}
+
+// MCPReEnter is the rtch_reenter call that reads arg (PATH:Ls-Le or
+// PATH:N) again: the argument as a JSON string when it holds anything but
+// the bytes of a plain path.
+func MCPReEnter(arg string) string { return "rtch_reenter range=" + MCPValue(arg) }
+
+// MCPValue writes an argument's value in a pointer to an MCP call: as it
+// is when it is made of plain path bytes, else as a JSON string.
+func MCPValue(v string) string {
+	plain := v != ""
+	for _, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+,¤", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return v
+	}
+	q, _ := json.Marshal(v)
+	return string(q)
+}
+
+// Number opens each line of text with its line number in the file, from
+// first, right-aligned to the widest, and one space: the numbers are not
+// part of the file (the chunk's sha256 is over its lines without them).
+func Number(text string, first int) string {
+	if text == "" {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	w := len(strconv.Itoa(first + len(lines) - 1))
+	var b strings.Builder
+	b.Grow(len(text) + len(lines)*(w+1))
+	for i, l := range lines {
+		n := strconv.Itoa(first + i)
+		b.WriteString(strings.Repeat(" ", w-len(n)))
+		b.WriteString(n)
+		b.WriteByte(' ')
+		b.WriteString(l)
+	}
 	return b.String()
 }
 

@@ -23,6 +23,9 @@ const (
 
 var severity = map[string]int{Refreshed: 0, EffectiveRecordHold: 1, DriftDetected: 2, Superseded: 3, FailedRehydration: 4}
 
+// Worse tells whether status a is worse than b.
+func Worse(a, b string) bool { return severity[a] > severity[b] }
+
 // RehydrateOptions configure a rehydration.
 type RehydrateOptions struct {
 	// Root is the absolute zone root the packet's paths are relative to.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/tokens"
@@ -58,7 +57,7 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 		}
 		size := 0
 		if format == "md" {
-			a.Brief, size = renderMeasured(p, a.Handoff, views[vi], o.Count)
+			a.Brief, size = renderMeasured(p, a.Handoff, views[vi], lookOf(o))
 			p.Budget.Measure = MeasureBrief
 		} else {
 			if size, err = chunkRecords(p.HydratedChunks, format, o.Count); err != nil {
@@ -83,7 +82,7 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 			for excess := size - p.Budget.Cap; excess > 0 && len(lane.Chunks) > 0; {
 				i := leaveOutNext(lane.Chunks)
 				c := lane.Chunks[i]
-				excess -= chunkCost(c, format, o.Count)
+				excess -= chunkCost(c, format, lookOf(o))
 				lane.Skips = append(lane.Skips, leftOut(c, format, p.Budget.Cap))
 				lane.Chunks = slices.Delete(lane.Chunks, i, i+1)
 			}
@@ -157,9 +156,10 @@ func chunkRecords(cs []schema.Chunk, format string, count tokens.Counter) (int, 
 }
 
 // chunkCost is what one chunk adds to what format writes.
-func chunkCost(c schema.Chunk, format string, count tokens.Counter) int {
+func chunkCost(c schema.Chunk, format string, lk look) int {
+	count := lk.count
 	if format == "md" {
-		return count.Of(brief.Chunk(c))
+		return count.Of(lk.chunk(c, ""))
 	}
 	n, err := chunkRecords([]schema.Chunk{c}, format, count)
 	if err != nil {

@@ -3,7 +3,6 @@ package packet
 import (
 	"errors"
 	"fmt"
-	"path"
 	"regexp"
 	"sort"
 	"strconv"
@@ -59,6 +58,11 @@ type Options struct {
 	// Count measures what is written (Assemble); the zero value is
 	// ceil(chars/4).
 	Count tokens.Counter
+	// Pointers names the calls the packet points to: shell commands, or
+	// rtch-mcp's tools (pointers.go).
+	Pointers Pointers
+	// LineNumbers numbers the lines of the brief's chunks (brief.Number).
+	LineNumbers bool
 }
 
 // Build assembles the packet.
@@ -131,7 +135,7 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 	p.CautionMap = cautionMap(in, p)
 	p.RelationalEvidence = in.Relations
 	p.UnresolvedQuestions = unresolved(in, p, verdict)
-	p.NextLegalProbes = nextProbes(in, p, verdict, o.Persisted)
+	p.NextLegalProbes = nextProbes(in, p, verdict, o.Persisted, o.Pointers)
 	return p, nil
 }
 
@@ -690,7 +694,7 @@ func currency(g *schema.GitSnapshot) string {
 // maxNextProbes caps next_legal_probes.
 const maxNextProbes = 12
 
-func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string) []string {
+func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string, ptr Pointers) []string {
 	var out []string
 	covered := func(pth string, line int) bool {
 		for _, c := range p.HydratedChunks {
@@ -712,7 +716,7 @@ func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string) []stri
 		}
 		for _, a := range rs.Anchors {
 			if a >= 1 && !covered(rs.Path, a) {
-				out = append(out, fmt.Sprintf("rtch-hydrate --reenter %s", hydrate.ShellQuote(fmt.Sprintf("%s:%d", rs.Path, a))))
+				out = append(out, ptr.reenter(fmt.Sprintf("%s:%d", rs.Path, a)))
 				break
 			}
 		}
@@ -724,7 +728,7 @@ func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string) []stri
 		}
 	}
 	if len(costly) > 0 && p.FanoutLevelUsed != "wide" {
-		out = append(out, fmt.Sprintf("rerun the lane with rtch-intake --fanout wide to run the deferred probes %s", list(costly)))
+		out = append(out, ptr.wider("to run the deferred probes "+list(costly)))
 	}
 	if v.reason != HaltSatisfied {
 		for _, item := range v.named {
@@ -735,21 +739,17 @@ func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string) []stri
 				}
 			}
 			if !found && len(out) < maxNextProbes {
-				out = append(out, fmt.Sprintf("rerun the lane with rtch-intake --seed %s so the scout pairs it", hydrate.ShellQuote(item)))
+				out = append(out, ptr.seed(item))
 			}
 		}
 		if p.FanoutLevelUsed != "wide" && len(costly) == 0 {
-			out = append(out, "rerun the lane with rtch-intake --fanout wide for more probes and a larger budget")
+			out = append(out, ptr.wider("for more probes and a larger budget"))
 		}
 	}
 	if p.EffectiveRecordProjection.Status == "blocked" || p.EffectiveRecordProjection.Status == "corrected" {
-		out = append(out, "rtch-zone --gate-only")
+		out = append(out, ptr.gate(p.PacketID))
 	}
-	if persisted != "" {
-		out = append(out, "rtch-hydrate --rehydrate "+hydrate.ShellQuote(persisted))
-	} else {
-		out = append(out, fmt.Sprintf("rtch-packet --persist, then rtch-hydrate --rehydrate %s before acting on this packet later", hydrate.ShellQuote(path.Join(PersistDir, p.PacketID+".yaml"))))
-	}
+	out = append(out, ptr.rehydrate(p.PacketID, persisted))
 	if len(out) > maxNextProbes {
 		out = out[:maxNextProbes]
 	}

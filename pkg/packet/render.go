@@ -47,18 +47,38 @@ var views = []view{
 // piece of file-derived text goes through pkg/mdsafe. Fit chooses what to
 // leave out so the brief stays within its budget.
 func Markdown(p *schema.Packet, h *schema.Handoff, count tokens.Counter) string {
-	md, _ := renderMeasured(p, h, views[0], count)
+	md, _ := renderMeasured(p, h, views[0], look{count: count})
 	return md
+}
+
+// look is how a brief is written beyond its frame: the token counter its
+// header's size is measured by, the calls it points to, and whether chunk
+// lines are numbered.
+type look struct {
+	count       tokens.Counter
+	pointers    Pointers
+	lineNumbers bool
+}
+
+// lookOf is the look Options ask for.
+func lookOf(o Options) look {
+	return look{count: o.Count, pointers: o.Pointers, lineNumbers: o.LineNumbers}
+}
+
+// chunk is a chunk's block as this brief writes it.
+func (lk look) chunk(c schema.Chunk, packetID string) string {
+	return brief.Block(c, brief.Style{LineNumbers: lk.lineNumbers, MCP: lk.pointers == PointMCP, PacketID: packetID})
 }
 
 // renderMeasured renders the brief stating its own size: the header's number
 // is re-rendered until it equals the measure of the bytes that carry it (the
 // digits can move the count by a token or two; it settles in a few rounds).
-func renderMeasured(p *schema.Packet, h *schema.Handoff, v view, count tokens.Counter) (string, int) {
+func renderMeasured(p *schema.Packet, h *schema.Handoff, v view, lk look) (string, int) {
+	count := lk.count
 	stated := 0
 	seen := map[int]bool{}
 	for {
-		md := render(p, h, v, count, stated)
+		md := render(p, h, v, lk, stated)
 		n := count.Of(md)
 		if n == stated {
 			return md, n
@@ -67,7 +87,7 @@ func renderMeasured(p *schema.Packet, h *schema.Handoff, v view, count tokens.Co
 			// Two sizes alternate: state the larger, which the brief's
 			// measure then never exceeds.
 			stated = max(stated, n)
-			md = render(p, h, v, count, stated)
+			md = render(p, h, v, lk, stated)
 			return md, count.Of(md)
 		}
 		seen[n] = true
@@ -75,18 +95,18 @@ func renderMeasured(p *schema.Packet, h *schema.Handoff, v view, count tokens.Co
 	}
 }
 
-func render(p *schema.Packet, h *schema.Handoff, v view, count tokens.Counter, size int) string {
+func render(p *schema.Packet, h *schema.Handoff, v view, lk look, size int) string {
 	var b strings.Builder
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format, a...) }
-	header(&b, p, count, size)
+	header(&b, p, lk, size)
 	w("\n## Chunks (%d)\n\n", len(p.HydratedChunks))
 	if len(p.HydratedChunks) == 0 {
 		w("No chunk was hydrated.\n\n")
 	}
 	for _, c := range p.HydratedChunks {
-		b.WriteString(brief.Chunk(c))
+		b.WriteString(lk.chunk(c, p.PacketID))
 	}
-	otherSurfaces(&b, p, v)
+	otherSurfaces(&b, p, v, lk.pointers)
 	if h != nil {
 		w("## Target set for consolidate\n\n")
 		for _, t := range h.Targets {
@@ -98,14 +118,14 @@ func render(p *schema.Packet, h *schema.Handoff, v view, count tokens.Counter, s
 	if r := p.RelationalEvidence; r != nil {
 		relational(&b, r)
 	}
-	questions(&b, p, v)
-	skips(&b, p)
+	questions(&b, p, v, lk.pointers)
+	skips(&b, p, lk.pointers)
 	return b.String()
 }
 
 // header is the verdict, the budget as measured, the zone, and what holds
 // for every chunk, said once.
-func header(b *strings.Builder, p *schema.Packet, count tokens.Counter, size int) {
+func header(b *strings.Builder, p *schema.Packet, lk look, size int) {
 	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	w("# Evidence brief %s\n\n", mdsafe.Code(p.PacketID))
 	w("- **goal:** %s\n", mdsafe.Code(mdsafe.Cut(p.Intake.Goal, 600)))
@@ -115,7 +135,7 @@ func header(b *strings.Builder, p *schema.Packet, count tokens.Counter, size int
 		files[c.Path] = true
 	}
 	w("- **verdict:** %s · %d chunks from %d files · fanout %s · expected output %s\n", mdsafe.Code(p.HaltingReason), len(p.HydratedChunks), len(files), p.FanoutLevelUsed, p.Intake.ExpectedOutput)
-	w("- **size:** %d of %d tokens, this whole brief by %s\n", size, p.Budget.Cap, count.Describe())
+	w("- **size:** %d of %d tokens, this whole brief by %s\n", size, p.Budget.Cap, lk.count.Describe())
 	zone := mdsafe.Code(p.ZoneDescriptor.ZoneRoot)
 	if g := p.ZoneDescriptor.Git; g != nil {
 		zone += " at " + mdsafe.Code(short(g.Head))
@@ -130,16 +150,19 @@ func header(b *strings.Builder, p *schema.Packet, count tokens.Counter, size int
 	}
 	w("- **zone:** %s · effective-record gate %s · generated %s\n", zone, mdsafe.Code(p.EffectiveRecordProjection.Status), p.GeneratedAt)
 	if len(p.HydratedChunks) > 0 {
-		w("- **every chunk:** %s\n", strings.Join(common(p), "; "))
+		w("- **every chunk:** %s\n", strings.Join(common(p, lk), "; "))
 	}
 }
 
 // common lists what holds for every chunk of the brief, so no chunk repeats it.
-func common(p *schema.Packet) []string {
+func common(p *schema.Packet, lk look) []string {
 	out := []string{
-		"its heading's " + mdsafe.Code("PATH:Ls-Le") + " re-enters it with " + mdsafe.Code(brief.ReEnterRule) + " (or " + mdsafe.Code("sed -n 's,ep' PATH") + ") from the zone root unless the chunk names its own command",
+		lk.pointers.reEnterRule(),
 		"sha256 is of the range's bytes",
 		"the rest of its file and its callers elsewhere are not read",
+	}
+	if lk.lineNumbers {
+		out = append(out, "each line of its text opens with its line number in the file and a space, which are not part of the file")
 	}
 	classes, flags := map[string]bool{}, map[string]bool{}
 	escaped := false
@@ -176,7 +199,7 @@ func common(p *schema.Packet) []string {
 
 // otherSurfaces lists, after the chunks, the ranked surfaces the brief holds
 // no chunk of, best first, as one compact line.
-func otherSurfaces(b *strings.Builder, p *schema.Packet, v view) {
+func otherSurfaces(b *strings.Builder, p *schema.Packet, v view, ptr Pointers) {
 	var items []string
 	left := 0
 	for _, s := range p.SelectedSurfaces {
@@ -198,7 +221,7 @@ func otherSurfaces(b *strings.Builder, p *schema.Packet, v view) {
 		if len(items) > 0 {
 			b.WriteString(" · ")
 		}
-		fmt.Fprintf(b, "%d more in selected_surfaces of the JSON or YAML form", left)
+		fmt.Fprintf(b, "%d more %s", left, ptr.list(p.PacketID, "selected_surfaces"))
 	}
 	b.WriteString("\n\n")
 }
@@ -259,7 +282,7 @@ var cautionLine = regexp.MustCompile(`^L\d+:`)
 
 // questions are the open questions and next probes in one inert block each:
 // the packet's own sentences carry paths and terms from the tree.
-func questions(b *strings.Builder, p *schema.Packet, v view) {
+func questions(b *strings.Builder, p *schema.Packet, v view, ptr Pointers) {
 	var qs []string
 	seen := map[string]bool{}
 	for _, q := range p.UnresolvedQuestions {
@@ -270,7 +293,7 @@ func questions(b *strings.Builder, p *schema.Packet, v view) {
 		}
 	}
 	if left := len(p.UnresolvedQuestions) - len(qs); left > 0 {
-		qs = append(qs, fmt.Sprintf("- (%d more in unresolved_questions of the JSON or YAML form)", left))
+		qs = append(qs, fmt.Sprintf("- (%d more %s)", left, ptr.list(p.PacketID, "unresolved_questions")))
 	}
 	if len(qs) > 0 {
 		b.WriteString("## Unresolved questions\n\n")
@@ -281,7 +304,7 @@ func questions(b *strings.Builder, p *schema.Packet, v view) {
 		b.WriteString("## Next legal probes\n\n")
 		for i, n := range p.NextLegalProbes {
 			if i == v.probes {
-				fmt.Fprintf(b, "- %d more in next_legal_probes of the JSON or YAML form\n", len(p.NextLegalProbes)-i)
+				fmt.Fprintf(b, "- %d more %s\n", len(p.NextLegalProbes)-i, ptr.list(p.PacketID, "next_legal_probes"))
 				break
 			}
 			fmt.Fprintf(b, "- %s\n", mdsafe.Code(n))
@@ -292,7 +315,7 @@ func questions(b *strings.Builder, p *schema.Packet, v view) {
 
 // skips counts the skipped surfaces per stage and reason; the list itself is
 // in the JSON or YAML form.
-func skips(b *strings.Builder, p *schema.Packet) {
+func skips(b *strings.Builder, p *schema.Packet, ptr Pointers) {
 	fmt.Fprintf(b, "## Skipped surfaces (%d)\n", len(p.SkippedSurfaces))
 	if len(p.SkippedSurfaces) == 0 {
 		return
@@ -310,7 +333,7 @@ func skips(b *strings.Builder, p *schema.Packet) {
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s %d", k, counts[k])
 	}
-	fmt.Fprintf(b, "\n%s; each is listed in skipped_surfaces of the JSON or YAML form\n", strings.Join(parts, " · "))
+	fmt.Fprintf(b, "\n%s; each is listed %s\n", strings.Join(parts, " · "), ptr.list(p.PacketID, "skipped_surfaces"))
 }
 
 // relational is the relational evidence of a disposition goal; node names,

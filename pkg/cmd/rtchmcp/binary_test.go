@@ -46,7 +46,7 @@ func TestBuiltBinaryOverStdio(t *testing.T) {
 		t.Fatalf("server info %+v", v)
 	}
 	tools, err := cs.ListTools(ctx, nil)
-	if err != nil || len(tools.Tools) != 6 {
+	if err != nil || len(tools.Tools) != 7 {
 		t.Fatalf("tools/list: %v %d tools", err, len(tools.Tools))
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "rtch_context", Arguments: map[string]any{
@@ -59,7 +59,7 @@ func TestBuiltBinaryOverStdio(t *testing.T) {
 		Kind          string `json:"kind"`
 		HaltingReason string `json:"halting_reason"`
 	}
-	if err := json.Unmarshal([]byte(textOf(res)), &p); err != nil || p.Kind != "rtch.packet" || p.HaltingReason == "" {
+	if err := json.Unmarshal([]byte(textOf(res)), &p); err != nil || p.Kind != "rtch.packet_summary" || p.HaltingReason == "" {
 		t.Fatalf("packet: %v %.300s", err, textOf(res))
 	}
 }
@@ -119,7 +119,7 @@ func TestInspectorCLI(t *testing.T) {
 	for _, tl := range list.Tools {
 		names = append(names, tl.Name)
 	}
-	if got := strings.Join(names, " "); got != "guild_bundle guild_lint guild_recall rtch_context rtch_reenter rtch_rehydrate" {
+	if got := strings.Join(names, " "); got != "guild_bundle guild_lint guild_recall rtch_context rtch_packet rtch_reenter rtch_rehydrate" {
 		t.Fatalf("inspector tools/list: %s", got)
 	}
 	var call struct {
@@ -136,7 +136,7 @@ func TestInspectorCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &call); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if call.IsError || len(call.Content) == 0 || !strings.HasPrefix(call.Content[0].Text, "# Evidence brief `rtch_packet_") || call.StructuredContent.Kind != "rtch.packet" {
+	if call.IsError || len(call.Content) == 0 || !strings.HasPrefix(call.Content[0].Text, "# Evidence brief `rtch_packet_") || call.StructuredContent.Kind != "rtch.packet_summary" {
 		t.Fatalf("inspector rtch_context:\n%.600s", out)
 	}
 }

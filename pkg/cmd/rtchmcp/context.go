@@ -3,6 +3,7 @@ package rtchmcp
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,10 +13,12 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rtch/rtch/pkg/cmd/rtchpacket"
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/intake"
 	"github.com/rtch/rtch/pkg/pipeline"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens/exact"
 )
 
 // ContextInput is rtch_context's arguments: rtch-intake's fields.
@@ -76,19 +79,18 @@ func addContextTools(s *mcp.Server, h *handler) {
 		Title:        "Find the evidence for a task",
 		Description:  contextDescription,
 		InputSchema:  contextSchema(),
-		OutputSchema: outputSchema[schema.Packet](),
+		OutputSchema: outputSchema[schema.PacketSummary](),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, h.context)
 }
 
-// context runs the lane and renders the packet from its stream: JSON for
-// the structured content and, for md, the brief as the text, side by side.
+// context runs the lane and renders the reply from its stream: the md
+// brief (or, for json, the summary with each chunk's text) as the text,
+// the packet summary as the structured content, both from one packet, the
+// whole within the budget (fitReply). The whole packet is kept for
+// rtch_packet.
 func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in ContextInput) (*mcp.CallToolResult, any, error) {
 	c := h.call(ctx, req)
-	format := in.Format
-	if format == "" {
-		format = "md"
-	}
 	now := ""
 	if h.getenv("SOURCE_DATE_EPOCH") == "" {
 		// One generated_at for both renderings of the packet.
@@ -98,21 +100,119 @@ func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in Cont
 	if err != nil {
 		return nil, nil, err
 	}
-	renders := []pipeline.Stage{pipeline.PacketOn(l.decoded, packetArgs("json", now, in.Persist)...)}
-	if format == "md" {
-		renders = append(renders, pipeline.PacketOn(l.decoded, packetArgs("md", now, false)...))
-	}
-	outs, diag, err := c.render(l.stream, renders)
+	r := &contextReply{c: c, l: l, in: in, now: now}
+	res, err := r.fit()
 	if err != nil {
 		return nil, nil, err
 	}
-	packet, err := firstValue(outs[0])
+	h.packets.keep(r.full)
+	return res, nil, nil
+}
+
+// contextReply is one rtch_context reply being fitted to its budget.
+type contextReply struct {
+	c   *call
+	l   keptLane
+	in  ContextInput
+	now string
+	// full is the whole packet the last rendering described.
+	full *schema.Packet
+}
+
+// fitRounds bounds the renderings of one reply; each round's brief budget
+// is lowered by the excess the last one measured, which the JSON
+// escaping of the brief only enlarges, so two rounds are the rule.
+const fitRounds = 8
+
+// fit renders the reply at the lane's budget and, while the whole reply
+// measures more than that budget and ReplyOverhead, again with the
+// brief's budget lowered by the excess: the brief, its JSON escaping and
+// the summary share one budget.
+func (r *contextReply) fit() (*mcp.CallToolResult, error) {
+	briefBudget, limit := 0, 0
+	for round := 0; ; round++ {
+		res, sum, err := r.render(briefBudget)
+		if err != nil {
+			return nil, err
+		}
+		count, err := exact.Get(sum.Budget.Tokenizer)
+		if err != nil {
+			return nil, err
+		}
+		if limit == 0 {
+			limit = sum.Budget.Cap + ReplyOverhead
+		}
+		n := replyTokens(res, count)
+		if n <= limit {
+			return res, nil
+		}
+		if round == fitRounds-1 {
+			return nil, fmt.Errorf("the reply measured %d tokens after %d renderings, over its budget of %d and %d", n, fitRounds, limit-ReplyOverhead, ReplyOverhead)
+		}
+		briefBudget = sum.Budget.Cap - (n - limit)
+	}
+}
+
+// render renders the packet once with the brief's budget (0: the lane's):
+// the text (TextFlags) and the summary, which is kept whole.
+func (r *contextReply) render(budget int) (*mcp.CallToolResult, *schema.PacketSummary, error) {
+	common := []string{}
+	if r.now != "" {
+		common = append(common, "--now="+r.now)
+	}
+	if r.in.Persist {
+		common = append(common, "--persist")
+	}
+	keep := func(p *schema.Packet) { r.full = p }
+	md := r.in.Format != "json"
+	// The stage that prints the summary keeps the packet; for md the
+	// brief is rendered beside it, for json the summary is the text.
+	first := TextFlags("json", budget)
+	if md {
+		first = TextFlags("summary", budget)
+	}
+	renders := []pipeline.Stage{{Tool: rtchpacket.ToolKeeping(r.l.decoded, keep), Args: append(first, common...)}}
+	if md {
+		renders = append(renders, pipeline.PacketOn(r.l.decoded, append(TextFlags("md", budget), common...)...))
+	}
+	outs, diag, err := r.c.render(r.l.stream, renders)
 	if err != nil {
-		return nil, nil, fmt.Errorf("rtch-packet printed no packet: %v", err)
+		return nil, nil, err
+	}
+	var sum schema.PacketSummary
+	raw, err := firstValue(outs[0]) // a handoff record may follow
+	if err == nil {
+		err = json.Unmarshal(raw, &sum)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("rtch-packet printed no summary: %v", err)
+	}
+	for i := range sum.Chunks {
+		sum.Chunks[i].Text = ""
 	}
 	body := string(outs[len(outs)-1])
-	diag = l.res.Diagnostics + diag
-	return &mcp.CallToolResult{Content: text(body, diag), StructuredContent: packet}, nil, nil
+	diag = r.l.res.Diagnostics + diag
+	return &mcp.CallToolResult{Content: text(body, diagnostics(diag)), StructuredContent: sum}, &sum, nil
+}
+
+// TextFlags are the rtch-packet flags that print a part of rtch_context's
+// reply, with the brief's budget cap (0: the lane's), as a shell user would
+// type them: format md is the brief, json the summary with each chunk's
+// text (the text content of either format), summary the summary alone (the
+// structured content).
+func TextFlags(format string, cap int) []string {
+	args := []string{"--format=md"}
+	switch format {
+	case "json":
+		args = []string{"--format=summary", "--chunk-text"}
+	case "summary":
+		args = []string{"--format=summary"}
+	}
+	args = append(args, "--pointers=mcp")
+	if cap > 0 {
+		args = append(args, "--budget-tokens="+strconv.Itoa(cap))
+	}
+	return args
 }
 
 // intakeArgs are the rtch-intake flags of a call, exactly as a shell user
@@ -141,17 +241,6 @@ func (h *handler) intakeArgs(in ContextInput) []string {
 	}
 	if in.BudgetTokens > 0 {
 		args = append(args, "--budget-tokens="+strconv.Itoa(in.BudgetTokens))
-	}
-	return args
-}
-
-func packetArgs(format, now string, persist bool) []string {
-	args := []string{"--format=" + format}
-	if now != "" {
-		args = append(args, "--now="+now)
-	}
-	if persist {
-		args = append(args, "--persist")
 	}
 	return args
 }

@@ -3,7 +3,11 @@ package rtchmcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -62,7 +66,7 @@ const lintDescription = `Lint context bundles: the token budget (6,000-token har
 func addGuildTools(s *mcp.Server, h *handler) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "guild_recall", Title: "Recall protected wiki and graph chunks", Description: recallDescription,
-		OutputSchema: outputSchema[schema.Recall](),
+		OutputSchema: outputSchema[RecallRef](),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, OpenWorldHint: ptr(false)},
 	}, h.recall)
 	mcp.AddTool(s, &mcp.Tool{
@@ -77,9 +81,47 @@ func addGuildTools(s *mcp.Server, h *handler) {
 	}, h.lint)
 }
 
+// noProject is the error of a guild tool on a root without a Guild
+// project, nil when the root holds one (a wiki/ or .guild/ directory).
+func (h *handler) noProject() error {
+	for _, d := range []string{"wiki", ".guild"} {
+		if st, err := os.Stat(filepath.Join(h.root.Dir, d)); err == nil && st.IsDir() {
+			return nil
+		}
+	}
+	return fmt.Errorf("the root %s holds no Guild project (no wiki/ or .guild/ directory): the guild tools serve a Guild project's wiki, plans and bundles; rtch_context serves any tree", h.root.Dir)
+}
+
+// RecallRef is guild_recall's structured content: the record with its
+// chunks by reference (their protected text is the text content).
+type RecallRef struct {
+	Source           string    `json:"source"`
+	Directive        *string   `json:"directive"`
+	TopScore         float64   `json:"topScore"`
+	RecallBeforeRead bool      `json:"recallBeforeRead"`
+	Chunks           []ChunkOf `json:"chunks"`
+	// ChunksTotal is how many chunks the recall returned; Chunks holds
+	// those the reply's budget took.
+	ChunksTotal int `json:"chunks_total"`
+	// Skipped counts the wiki files left out of the recall.
+	Skipped int `json:"skipped"`
+}
+
+// ChunkOf is one recalled chunk by reference.
+type ChunkOf struct {
+	SourcePath  string  `json:"source_path"`
+	TrustTier   string  `json:"trust_tier"`
+	Quarantined bool    `json:"quarantined"`
+	Score       float64 `json:"score"`
+	SubGuild    string  `json:"sub_guild,omitempty"`
+}
+
 func (h *handler) recall(ctx context.Context, req *mcp.CallToolRequest, in RecallInput) (*mcp.CallToolResult, any, error) {
+	if err := h.noProject(); err != nil {
+		return nil, nil, err
+	}
 	c := h.call(ctx, req)
-	args := []string{"--json", "--cwd=" + h.root.Dir, "--query=" + in.Query}
+	args := []string{"--cwd=" + h.root.Dir, "--query=" + in.Query}
 	if in.Limit > 0 {
 		args = append(args, "--limit="+strconv.Itoa(in.Limit))
 	}
@@ -93,17 +135,46 @@ func (h *handler) recall(ctx context.Context, req *mcp.CallToolRequest, in Recal
 	if err != nil {
 		return nil, nil, err
 	}
-	rec, err := firstValue(out)
-	if err != nil {
-		return nil, nil, err
+	var rec schema.Recall
+	if err := json.Unmarshal(out, &rec); err != nil {
+		return nil, nil, fmt.Errorf("guild-recall printed no record: %v", err)
 	}
-	return &mcp.CallToolResult{Content: text(string(out), res.Diagnostics), StructuredContent: rec}, nil, nil
+	return recalled(rec, res.Diagnostics), nil, nil
+}
+
+// recalled is the reply for a recall: the integrity notice once, then each
+// chunk's protected text under a line naming it, best first, as many as
+// the budget holds.
+func recalled(rec schema.Recall, diag string) *mcp.CallToolResult {
+	head := fmt.Sprintf("source %s · topScore %.2f · recallBeforeRead %v · %d chunks", rec.Source, rec.TopScore, rec.RecallBeforeRead, len(rec.Chunks))
+	if len(rec.Skipped) > 0 {
+		head += fmt.Sprintf(" · %d wiki files skipped", len(rec.Skipped))
+	}
+	if rec.Directive != nil {
+		head += "\n" + *rec.Directive
+	}
+	return fitItems(len(rec.Chunks), func(n int) *mcp.CallToolResult {
+		var b strings.Builder
+		ref := RecallRef{Source: rec.Source, Directive: rec.Directive, TopScore: rec.TopScore, RecallBeforeRead: rec.RecallBeforeRead,
+			Chunks: []ChunkOf{}, ChunksTotal: len(rec.Chunks), Skipped: len(rec.Skipped)}
+		for _, ch := range rec.Chunks[:n] {
+			fmt.Fprintf(&b, "\n## %s · %s · score %.2f\n%s\n", ch.SourcePath, ch.TrustTier, ch.Score, ch.Rendered)
+			ref.Chunks = append(ref.Chunks, ChunkOf{ch.SourcePath, ch.TrustTier, ch.Quarantined, ch.Score, ch.SubGuild})
+		}
+		if n < len(rec.Chunks) {
+			fmt.Fprintf(&b, "\n(%d more chunks left out to fit the reply's budget; a smaller limit or a narrower query gives fewer)\n", len(rec.Chunks)-n)
+		}
+		return &mcp.CallToolResult{Content: text(head+"\n"+b.String(), diagnostics(diag)), StructuredContent: ref}
+	})
 }
 
 func (h *handler) bundle(ctx context.Context, req *mcp.CallToolRequest, in BundleInput) (*mcp.CallToolResult, any, error) {
 	c := h.call(ctx, req)
 	plan, _, err := h.root.Confine("plan", in.Plan)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := h.noProject(); err != nil {
 		return nil, nil, err
 	}
 	args := []string{"--cwd=" + h.root.Dir, "--plan=" + plan}
@@ -120,7 +191,25 @@ func (h *handler) bundle(ctx context.Context, req *mcp.CallToolRequest, in Bundl
 	if err != nil {
 		return nil, nil, err
 	}
-	return &mcp.CallToolResult{Content: text(string(out), res.Diagnostics), StructuredContent: wrap("receipts", records(out))}, nil, nil
+	var receipts []schema.BundleReceipt
+	for _, r := range records(out) {
+		var rc schema.BundleReceipt
+		if err := json.Unmarshal(r, &rc); err != nil {
+			return nil, nil, err
+		}
+		receipts = append(receipts, rc)
+	}
+	return fitItems(len(receipts), func(n int) *mcp.CallToolResult {
+		var b strings.Builder
+		for _, r := range receipts[:n] {
+			fmt.Fprintf(&b, "%s · %s %s · %d tokens · %d cuts for budget · %d followups\n", r.BundlePath, r.Specialist, r.TaskID, r.TokenEstimate, len(r.DroppedForBudget), len(r.Followups))
+		}
+		if n < len(receipts) {
+			fmt.Fprintf(&b, "(%d more receipts left out to fit the reply's budget; their bundles are written)\n", len(receipts)-n)
+		}
+		sc := Receipts{Receipts: append([]schema.BundleReceipt{}, receipts[:n]...)}
+		return &mcp.CallToolResult{Content: text(b.String(), diagnostics(res.Diagnostics)), StructuredContent: sc}
+	}), nil, nil
 }
 
 func (h *handler) lint(ctx context.Context, req *mcp.CallToolRequest, in LintInput) (*mcp.CallToolResult, any, error) {
@@ -148,22 +237,40 @@ func (h *handler) lint(ctx context.Context, req *mcp.CallToolRequest, in LintInp
 		return nil, nil, err
 	}
 	if res.Codes[0] == guildlint.ExitUnreadable {
+		if perr := h.noProject(); perr != nil {
+			return nil, nil, fmt.Errorf("%s; %v", strings.TrimSpace(res.Diagnostics), perr)
+		}
 		return nil, nil, &pipelineMessage{res.Diagnostics}
 	}
-	vs := records(out)
-	sc := struct {
-		Pass     bool              `json:"pass"`
-		Verdicts []json.RawMessage `json:"verdicts"`
-	}{res.Codes[0] == cli.ExitOK, vs}
-	return &mcp.CallToolResult{Content: text(string(out), res.Diagnostics), StructuredContent: sc}, nil, nil
-}
-
-// wrap puts raw records under one key: structured content is an object.
-func wrap(key string, rs []json.RawMessage) map[string][]json.RawMessage {
-	if rs == nil {
-		rs = []json.RawMessage{}
+	var vs []lint.Verdict
+	for _, r := range records(out) {
+		var v lint.Verdict
+		if err := json.Unmarshal(r, &v); err != nil {
+			return nil, nil, err
+		}
+		vs = append(vs, v)
 	}
-	return map[string][]json.RawMessage{key: rs}
+	pass := res.Codes[0] == cli.ExitOK
+	return fitItems(len(vs), func(n int) *mcp.CallToolResult {
+		var b strings.Builder
+		fmt.Fprintf(&b, "pass %v · %d bundles\n", pass, len(vs))
+		for _, v := range vs[:n] {
+			verdict := "pass"
+			if !v.Pass {
+				verdict = "FAIL"
+			}
+			fmt.Fprintf(&b, "%s %s · %d tokens · graph %d", v.Bundle, verdict, v.EstTokens, v.GraphEstTokens)
+			if len(v.Reasons) > 0 {
+				fmt.Fprintf(&b, " · %s", strings.Join(v.Reasons, "; "))
+			}
+			b.WriteByte('\n')
+		}
+		if n < len(vs) {
+			fmt.Fprintf(&b, "(%d more verdicts left out to fit the reply's budget; lint them by name with bundles)\n", len(vs)-n)
+		}
+		sc := Verdicts{Pass: pass, Verdicts: append([]lint.Verdict{}, vs[:n]...)}
+		return &mcp.CallToolResult{Content: text(b.String(), diagnostics(res.Diagnostics)), StructuredContent: sc}
+	}), nil, nil
 }
 
 // pipelineMessage is a tool error whose text is the stage's stderr.

@@ -2,6 +2,7 @@ package rtchmcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/internal/testtree"
+	"github.com/rtch/rtch/pkg/schema"
 )
 
 const (
@@ -35,11 +37,12 @@ func binaries(t *testing.T) string {
 	return dir
 }
 
-// piped is the packet the piped binaries print in root with --no-index:
-// what a shell user gets reading every file.
-func piped(t *testing.T, bins, root string) string {
+// piped is what the piped binaries print in root with --no-index for
+// rtch_context's json text at the brief budget cap: what a shell user gets
+// reading every file.
+func piped(t *testing.T, bins, root string, cap int) string {
 	t.Helper()
-	lane := fmt.Sprintf(`set -o pipefail; rtch-intake --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone | rtch-scout --no-index | rtch-probe --no-index | rtch-hydrate | rtch-packet --format json`, hotGoal, hotEnough)
+	lane := fmt.Sprintf(`set -o pipefail; rtch-intake --goal %q --enough %q --profile code_path --fanout normal --risk read_only --output-kind hydration_packet | rtch-zone | rtch-scout --no-index | rtch-probe --no-index | rtch-hydrate | rtch-packet %s`, hotGoal, hotEnough, strings.Join(TextFlags("json", cap), " "))
 	cmd := exec.Command("bash", "-c", lane)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "PATH="+bins+string(os.PathListSeparator)+os.Getenv("PATH"), "SOURCE_DATE_EPOCH="+hotEpoch)
@@ -76,10 +79,22 @@ func sameAsPiped(t *testing.T, cs *mcp.ClientSession, bins, root, step string) {
 	if err != nil || res.IsError {
 		t.Fatalf("%s: rtch_context: %v %s", step, err, textOf(res))
 	}
-	got, want := res.Content[0].(*mcp.TextContent).Text, piped(t, bins, root)
+	got, want := res.Content[0].(*mcp.TextContent).Text, piped(t, bins, root, capOf(t, res))
 	if got != want {
 		t.Fatalf("%s: the server's packet differs from the piped --no-index lane\nserver:\n%.2000s\npiped:\n%.2000s", step, got, want)
 	}
+}
+
+// capOf is the brief budget a reply was fitted to, as its summary states
+// it.
+func capOf(t *testing.T, res *mcp.CallToolResult) int {
+	t.Helper()
+	b, _ := json.Marshal(res.StructuredContent)
+	var sum schema.PacketSummary
+	if err := json.Unmarshal(b, &sum); err != nil || sum.Budget.Cap == 0 {
+		t.Fatalf("no summary with a budget: %v %s", err, b)
+	}
+	return sum.Budget.Cap
 }
 
 // reader is a Go file the goal finds, numbered so edits change its text.

@@ -149,6 +149,7 @@ func NewServer(ctx context.Context, root Root, hot Hot) (srv *mcp.Server, stop f
 	s := mcp.NewServer(&mcp.Implementation{Name: "rtch-mcp", Title: "rtch", Version: cli.ReadBuildInfo().Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	addContextTools(s, h)
+	addPacketTool(s, h)
 	addHydrateTools(s, h)
 	addGuildTools(s, h)
 	return s, h.release, nil
@@ -169,6 +170,9 @@ type handler struct {
 	// memo answers a repeat rtch_context on an unchanged tree (memo.go);
 	// nil with --no-memo or --no-watch.
 	memo *memo
+	// packets are the whole packets of the recent rtch_context calls, for
+	// rtch_packet (pages.go).
+	packets packetStore
 }
 
 func newHandler(ctx context.Context, root Root, getenv func(string) string) (*handler, error) {

@@ -21,20 +21,24 @@ import (
 	"github.com/rtch/rtch/pkg/cli"
 	"github.com/rtch/rtch/pkg/packet"
 	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/tokens/exact"
 )
 
 type options struct {
-	format    string
-	persist   bool
-	handoff   bool
-	now       string
-	budget    int
-	tokenizer string
+	format      string
+	pointers    string
+	lineNumbers bool
+	chunkText   bool
+	persist     bool
+	handoff     bool
+	now         string
+	budget      int
+	tokenizer   string
 }
 
 // Formats are the values of --format.
-var Formats = []string{"ndjson", "json", "yaml", "md"}
+var Formats = []string{"ndjson", "json", "yaml", "md", "summary"}
 
 // Tool returns the rtch-packet tool.
 func Tool() *cli.Tool { return ToolOn(nil) }
@@ -52,7 +56,12 @@ type Decoded struct {
 // their stream through d: the first run decodes its standard input into d
 // and every later run uses what it decoded, so each run must be given the
 // same stream. A nil d decodes every run's own input, as Tool does.
-func ToolOn(d *Decoded) *cli.Tool {
+func ToolOn(d *Decoded) *cli.Tool { return ToolKeeping(d, nil) }
+
+// ToolKeeping is ToolOn whose runs also hand the packet they assembled to
+// keep (nil for none): an in-process host keeps the whole packet that the
+// brief or summary it printed describes (rtch-mcp pages through it).
+func ToolKeeping(d *Decoded, keep func(*schema.Packet)) *cli.Tool {
 	o := &options{}
 	return &cli.Tool{
 		Name:     "rtch-packet",
@@ -76,6 +85,11 @@ formats:
   yaml    the packet alone as YAML (then the handoff as a second document)
   md      a brief for an agent: verdict, ranked surfaces, each chunk fenced
           with its path, range and re-entry command, cautions, questions
+  summary the packet by reference, one rtch.packet_summary record: the
+          verdict, the best surfaces, every chunk as PATH:Ls-Le, skips and
+          cautions counted by reason with the first few of each; the same
+          chunks as the md brief with the same flags (--chunk-text adds
+          their text)
 
 The budget counts what is written: in md the whole brief, header to last
 line (its header states the measured size); in ndjson, json and yaml the
@@ -85,6 +99,10 @@ chunks are left out (each a packet skip with reason budget). --tokenizer
 counts with an exact vocabulary instead of ceil(chars/4); the config key
 tokenizer sets it too.
 
+--pointers mcp names rtch-mcp's tools (rtch_reenter range=PATH:Ls-Le) where
+the brief, summary and next_legal_probes point to a next call, for an agent
+without a shell; --line-numbers numbers the brief's chunk lines.
+
 --persist also writes the packet as YAML to
 audit-logs/rtch/packets/<packet_id>.yaml under the zone root, atomically.
 generated_at is --now (RFC 3339 or Unix seconds), else $SOURCE_DATE_EPOCH,
@@ -93,21 +111,24 @@ else the current time.`,
 ... | rtch-hydrate | rtch-packet --persist --handoff-to-consolidate --jq 'select(.kind == "rtch.handoff")'`,
 		Stdin: cli.StreamIn,
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&o.format, "format", "ndjson", "output `FORMAT`: ndjson, json, yaml or md")
+			fs.StringVar(&o.format, "format", "ndjson", "output `FORMAT`: ndjson, json, yaml, md or summary")
+			fs.StringVar(&o.pointers, "pointers", "cli", "name next calls as `KIND`: cli (shell commands) or mcp (rtch-mcp's tools)")
+			fs.BoolVar(&o.lineNumbers, "line-numbers", false, "number the lines of the brief's chunks (md)")
+			fs.BoolVar(&o.chunkText, "chunk-text", false, "put each chunk's text in the summary (--format summary)")
 			fs.BoolVar(&o.persist, "persist", false, "also write the packet to audit-logs/rtch/packets/<packet_id>.yaml under the zone root")
 			fs.BoolVar(&o.handoff, "handoff-to-consolidate", false, "also emit the target set (rtch.handoff) for a consolidate step")
 			fs.StringVar(&o.now, "now", "", "pin generated_at to `TIME` (RFC 3339 or Unix seconds)")
 			fs.IntVar(&o.budget, "budget-tokens", 0, "token budget `N` of what is written (default: the intake's budget_tokens, else the fanout level's)")
 			fs.StringVar(&o.tokenizer, "tokenizer", "", "count tokens with `NAME`: chars4 (ceil(chars/4), the default), o200k or cl100k")
 		},
-		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o, d) },
+		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o, d, keep) },
 	}
 }
 
 // Main runs rtch-packet with the process's arguments.
 func Main() int { return cli.Main(Tool()) }
 
-func run(ctx context.Context, env *cli.Env, o *options, d *Decoded) error {
+func run(ctx context.Context, env *cli.Env, o *options, d *Decoded, keep func(*schema.Packet)) error {
 	if len(env.Args) > 0 {
 		return cli.UsageHint("rtch-packet reads the lane's stream on standard input", "unexpected argument %q", env.Args[0])
 	}
@@ -117,6 +138,13 @@ func run(ctx context.Context, env *cli.Env, o *options, d *Decoded) error {
 	}
 	if !valid {
 		return cli.Usage("--format %q: want one of %s", o.format, strings.Join(Formats, ", "))
+	}
+	ptr, err := packet.ParsePointers(o.pointers)
+	if err != nil {
+		return cli.Usage("--pointers %v", err)
+	}
+	if o.chunkText && o.format != "summary" {
+		return cli.Usage("--chunk-text goes with --format summary")
 	}
 	now, err := generatedAt(o.now, env.Getenv)
 	if err != nil {
@@ -148,7 +176,11 @@ func run(ctx context.Context, env *cli.Env, o *options, d *Decoded) error {
 	if err != nil {
 		return cli.Usage("--tokenizer: %v", err)
 	}
-	a, err := packet.Assemble(in, packet.Options{Now: now, Config: cfg, Persisted: persisted, Budget: o.budget, Count: count}, o.format, o.handoff)
+	fit := o.format
+	if fit == "summary" {
+		fit = "md" // the summary holds the brief's chunks
+	}
+	a, err := packet.Assemble(in, packet.Options{Now: now, Config: cfg, Persisted: persisted, Budget: o.budget, Count: count, Pointers: ptr, LineNumbers: o.lineNumbers}, fit, o.handoff)
 	if err != nil {
 		if errors.Is(err, packet.ErrNoIntake) || errors.Is(err, packet.ErrNoRank) || errors.Is(err, packet.ErrNoChunks) || errors.Is(err, packet.ErrNoZone) {
 			return cli.Usage("%v", err)
@@ -156,6 +188,9 @@ func run(ctx context.Context, env *cli.Env, o *options, d *Decoded) error {
 		return cli.Failed(err)
 	}
 	p, h := a.Packet, a.Handoff
+	if keep != nil {
+		keep(p)
+	}
 	if o.persist {
 		if _, err := packet.Persist(root, p); err != nil {
 			return cli.Failed(fmt.Errorf("--persist: %v", err))
@@ -199,6 +234,13 @@ func run(ctx context.Context, env *cli.Env, o *options, d *Decoded) error {
 	case "md":
 		if _, err := io.WriteString(env.Stdout, a.Brief); err != nil {
 			return err
+		}
+	case "summary":
+		if err := env.Out.Emit(packet.Summarize(p, ptr, o.chunkText)); err != nil {
+			return err
+		}
+		if h != nil {
+			return env.Out.Emit(h)
 		}
 	}
 	return ctx.Err()

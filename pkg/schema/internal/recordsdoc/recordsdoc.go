@@ -23,7 +23,7 @@ func Render(dir string) (string, error) {
 		return "", err
 	}
 	// Pipeline order: the kinds appear in the order the stages emit them.
-	rankOf := map[string]int{"intake.go": 1, "zone.go": 2, "discovery.go": 3, "relations.go": 3, "evidence.go": 4, "packet.go": 5, "guild.go": 6}
+	rankOf := map[string]int{"intake.go": 1, "zone.go": 2, "discovery.go": 3, "relations.go": 3, "evidence.go": 4, "packet.go": 5, "summary.go": 5, "guild.go": 6}
 	sort.SliceStable(files, func(i, j int) bool {
 		ri, rj := rankOf[filepath.Base(files[i])], rankOf[filepath.Base(files[j])]
 		if ri == 0 {
