@@ -37,13 +37,19 @@ func TestWriteBeneathRefusesEscapingSymlink(t *testing.T) {
 	}
 }
 
-// A symlink that stays inside the root is followed; missing directories are
-// created.
-func TestWriteBeneathFollowsInnerSymlink(t *testing.T) {
+// A symlink that stays inside the root is refused too (a write never
+// follows one); missing directories are created.
+func TestWriteBeneathRefusesInnerSymlink(t *testing.T) {
 	root := t.TempDir()
 	os.Mkdir(filepath.Join(root, "logs"), 0o755)
 	os.Symlink("logs", filepath.Join(root, "audit-logs"))
-	if err := WriteBeneath(root, "audit-logs/rtch/packets/p.yaml", []byte("x"), 0o644); err != nil {
+	if err := WriteBeneath(root, "audit-logs/rtch/packets/p.yaml", []byte("x"), 0o644); !errors.Is(err, ErrSymlink) {
+		t.Fatalf("through an inner link: %v, want ErrSymlink", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(root, "logs")); len(ents) != 0 {
+		t.Fatalf("written through the link: %v", ents)
+	}
+	if err := WriteBeneath(root, "logs/rtch/packets/p.yaml", []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(root, "logs/rtch/packets/p.yaml")); err != nil || string(b) != "x" {
@@ -54,8 +60,9 @@ func TestWriteBeneathFollowsInnerSymlink(t *testing.T) {
 	}
 }
 
-// A process killed mid-write leaves its temporary; the next write of the
-// same file removes it, and leaves a live writer's temporary alone.
+// A process killed mid-write leaves its temporary; the next write in the
+// same directory removes it, whatever file that write is of (a packet is
+// never written twice), and leaves a live writer's temporary alone.
 func TestStaleTemporaryOfKilledWriterRemoved(t *testing.T) {
 	if os.Getenv("ATOMICFILE_HELPER") != "" {
 		return
@@ -82,7 +89,7 @@ func TestStaleTemporaryOfKilledWriterRemoved(t *testing.T) {
 	if n := temps(t, dir); n != 2 {
 		t.Fatalf("%d temporaries before the next run, want 2", n)
 	}
-	if err := WriteFile(target, []byte("whole\n"), 0o644); err != nil {
+	if err := WriteFile(filepath.Join(dir, "another.yaml"), []byte("whole\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if n := temps(t, dir); n != 1 {

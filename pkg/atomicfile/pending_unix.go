@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -24,45 +22,48 @@ type Pending struct {
 	targetPath string
 }
 
-func create(root, dir, name string, perm os.FileMode, mkdir bool) (*Pending, error) {
-	d, err := openDirBeneath(root, dir, mkdir)
-	if err != nil {
-		return nil, err
-	}
-	removeStale(d, name)
+// create starts writing name in d (which the Pending then owns): a new
+// temporary, with the mode of the file it replaces when there is one.
+func create(d *os.File, target, name string, perm os.FileMode) (*Pending, error) {
+	removeStale(d)
 	mode := uint32(perm.Perm())
 	var st unix.Stat_t
 	if err := unix.Fstatat(int(d.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW); err == nil && st.Mode&unix.S_IFMT == unix.S_IFREG {
 		mode = uint32(st.Mode) & 0o777 // keep an existing file's permissions
 	}
+	fd, tmp, err := openTemp(d, name, mode)
+	if err != nil {
+		return nil, &os.PathError{Op: "create", Path: target, Err: err}
+	}
+	if perm.Perm() != 0 && mode != uint32(perm.Perm()) {
+		unix.Fchmod(fd, mode) // umask must not narrow a kept mode
+	}
+	return &Pending{dir: d, f: os.NewFile(uintptr(fd), tmp), tmp: tmp, name: name, targetPath: target}, nil
+}
+
+// openTemp creates a new temporary for name in d.
+func openTemp(d *os.File, name string, mode uint32) (int, string, error) {
 	for range 16 {
 		tmp := tempName(name, rand.Uint64())
-		fd, err := unix.Openat(int(d.Fd()), tmp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, mode)
+		fd, err := unix.Openat(int(d.Fd()), tmp, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_CLOEXEC|unix.O_NOFOLLOW, mode)
 		if errors.Is(err, unix.EEXIST) {
 			continue
 		}
-		if err != nil {
-			d.Close()
-			return nil, &os.PathError{Op: "create", Path: filepath.Join(root, dir, name), Err: err}
-		}
-		if perm.Perm() != 0 && mode != uint32(perm.Perm()) {
-			unix.Fchmod(fd, mode) // umask must not narrow a kept mode
-		}
-		return &Pending{dir: d, f: os.NewFile(uintptr(fd), tmp), tmp: tmp, name: name, targetPath: filepath.Join(root, dir, name)}, nil
+		return fd, tmp, err
 	}
-	d.Close()
-	return nil, fmt.Errorf("%s: no free temporary name", filepath.Join(root, dir, name))
+	return -1, "", fmt.Errorf("no free temporary name for %s", name)
 }
 
-// removeStale removes temporaries for name left by processes that are gone.
-func removeStale(d *os.File, name string) {
+// removeStale removes the temporaries in d left by processes that are
+// gone.
+func removeStale(d *os.File) {
 	ents, err := d.ReadDir(-1)
 	d.Seek(0, 0)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		pid := staleOwner(e.Name(), name)
+		pid := staleOwner(e.Name())
 		if pid == 0 || pid == os.Getpid() {
 			continue
 		}
@@ -86,81 +87,23 @@ func (p *Pending) Commit() error {
 	if err := unix.Renameat(int(p.dir.Fd()), p.tmp, int(p.dir.Fd()), p.name); err != nil {
 		return &os.PathError{Op: "rename", Path: p.targetPath, Err: err}
 	}
-	p.committed = true
-	if err := p.dir.Sync(); err != nil {
+	p.committed, p.cleanedUp = true, true
+	err := p.dir.Sync()
+	p.dir.Close()
+	if err != nil {
 		return &os.PathError{Op: "fsync directory of", Path: p.targetPath, Err: err}
 	}
 	return nil
 }
 
-// Cleanup removes the temporary file if it was not committed.
+// Cleanup removes the temporary file if it was not committed; Commit
+// releases everything itself.
 func (p *Pending) Cleanup() error {
 	if p.cleanedUp {
 		return nil
 	}
 	p.cleanedUp = true
 	defer p.dir.Close()
-	if p.committed {
-		return nil
-	}
 	p.f.Close()
 	return unix.Unlinkat(int(p.dir.Fd()), p.tmp, 0)
-}
-
-// openDirBeneath opens root/dir as a directory, every component resolved
-// beneath root; with mkdir, missing components are created one at a time
-// inside the already-resolved parent, so no mkdir follows a symlink.
-func openDirBeneath(root, dir string, mkdir bool) (*os.File, error) {
-	r, err := os.Open(root)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	if dir == "." {
-		return dupDir(r)
-	}
-	parts := strings.Split(dir, string(filepath.Separator))
-	for i := range parts {
-		prefix := filepath.Join(parts[:i+1]...)
-		d, err := openBeneath(r, prefix)
-		if errors.Is(err, unix.ENOENT) && mkdir {
-			parent, perr := openParent(r, parts[:i])
-			if perr != nil {
-				return nil, perr
-			}
-			err = unix.Mkdirat(int(parent.Fd()), parts[i], 0o755)
-			parent.Close()
-			if err != nil && !errors.Is(err, unix.EEXIST) {
-				return nil, &os.PathError{Op: "mkdir", Path: filepath.Join(root, prefix), Err: err}
-			}
-			d, err = openBeneath(r, prefix)
-		}
-		if err != nil {
-			if errors.Is(err, unix.EXDEV) {
-				return nil, fmt.Errorf("%s: %w", filepath.Join(root, prefix), ErrEscapes)
-			}
-			return nil, &os.PathError{Op: "open", Path: filepath.Join(root, prefix), Err: err}
-		}
-		if i == len(parts)-1 {
-			return d, nil
-		}
-		d.Close()
-	}
-	return nil, errors.New("unreachable")
-}
-
-func openParent(r *os.File, parts []string) (*os.File, error) {
-	if len(parts) == 0 {
-		return dupDir(r)
-	}
-	return openBeneath(r, filepath.Join(parts...))
-}
-
-func dupDir(r *os.File) (*os.File, error) {
-	fd, err := unix.Dup(int(r.Fd()))
-	if err != nil {
-		return nil, err
-	}
-	unix.CloseOnExec(fd)
-	return os.NewFile(uintptr(fd), r.Name()), nil
 }

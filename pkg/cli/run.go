@@ -111,7 +111,7 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		progress:         inv.Progress,
 	}
 
-	outPath := c.outPath
+	outArg, outPath := c.outPath, c.outPath
 	if outPath != "" {
 		outPath = env.Path(outPath)
 		if err := refuseInputAsOutput(outPath, stdin, t); err != nil {
@@ -141,7 +141,7 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		bw      *bufio.Writer
 	)
 	if outPath != "" {
-		p, err := atomicfile.Create(outPath, 0o644)
+		p, err := atomicfile.CreateIn(env.Dir, outArg, 0o644)
 		if err != nil {
 			diag("error", "-o %s: %v", outPath, err)
 			return Result{Code: t.usageCode()}

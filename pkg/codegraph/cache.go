@@ -34,6 +34,7 @@ import (
 // index (rtch-scout writes <index dir>/graph-facts).
 type FactsCache struct {
 	file  string
+	under string // file is written reached from here without a symlink
 	stamp [sha256.Size]byte
 	old   map[string]cachedFacts // as read, by path
 	mu    sync.Mutex
@@ -79,17 +80,18 @@ var executableStamp = sync.OnceValues(func() ([sha256.Size]byte, error) {
 	return sum, nil
 })
 
-// OpenFactsCache reads the cache in file. A missing file, or one another
-// executable wrote, opens empty; a damaged one opens empty with a warning
-// that says why (the build then rewrites it). The error is for a cache that
-// cannot be used at all (the executable cannot be read, the file cannot be
-// read).
-func OpenFactsCache(file string) (c *FactsCache, warning string, err error) {
+// OpenFactsCache reads the cache in file, which Save writes reached from
+// the directory under without following a symlink (atomicfile). A missing
+// file, or one another executable wrote, opens empty; a damaged one opens
+// empty with a warning that says why (the build then rewrites it). The
+// error is for a cache that cannot be used at all (the executable cannot be
+// read, the file cannot be read).
+func OpenFactsCache(under, file string) (c *FactsCache, warning string, err error) {
 	stamp, err := executableStamp()
 	if err != nil {
 		return nil, "", fmt.Errorf("graph facts cache: the executable: %v", err)
 	}
-	c = &FactsCache{file: file, stamp: stamp, old: map[string]cachedFacts{}, now: map[string]cachedFacts{}, opened: time.Now()}
+	c = &FactsCache{file: file, under: under, stamp: stamp, old: map[string]cachedFacts{}, now: map[string]cachedFacts{}, opened: time.Now()}
 	data, err := os.ReadFile(file)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -203,10 +205,11 @@ func (c *FactsCache) Save() error {
 // write streams the cache file through an atomic replacement: the payload
 // goes to the file and its checksum at once, and the checksum follows it.
 func (c *FactsCache) write(entries []cachedFacts) error {
-	if err := os.MkdirAll(filepath.Dir(c.file), 0o755); err != nil {
+	rel, err := filepath.Rel(c.under, c.file)
+	if err != nil {
 		return err
 	}
-	p, err := atomicfile.Create(c.file, 0o600)
+	p, err := atomicfile.CreateBeneath(c.under, rel, 0o600, true)
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func graphBytes(t *testing.T, root string, cache *FactsCache) []byte {
 
 func openCache(t *testing.T, file string) *FactsCache {
 	t.Helper()
-	c, warning, err := OpenFactsCache(file)
+	c, warning, err := OpenFactsCache(filepath.Dir(filepath.Dir(file)), file)
 	if err != nil || warning != "" {
 		t.Fatalf("OpenFactsCache: %q, %v", warning, err)
 	}
@@ -106,7 +106,7 @@ func TestFactsCacheDamagedIsRebuilt(t *testing.T) {
 		if err := os.WriteFile(file, bad, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		c, warning, err := OpenFactsCache(file)
+		c, warning, err := OpenFactsCache(filepath.Dir(filepath.Dir(file)), file)
 		if err != nil || !strings.Contains(warning, "damaged") {
 			t.Fatalf("%s: warning %q, error %v; want a warning that it is damaged", name, warning, err)
 		}

@@ -42,6 +42,9 @@ type Config struct {
 	// Tokenizer is how rtch-hydrate and rtch-packet count tokens: "chars4"
 	// (ceil(chars/4), the default), "o200k" or "cl100k"; --tokenizer wins.
 	Tokenizer string `toml:"tokenizer"`
+	// File is the file Load read ("" when none): a file inside the tree is
+	// the repository's, and may not send a write outside it.
+	File string `toml:"-"`
 }
 
 // Intake holds defaults for rtch-intake; flags win over them.
@@ -114,8 +117,10 @@ type Scout struct {
 type Index struct {
 	// Enabled turns the index on, in the user cache directory.
 	Enabled bool `toml:"enabled"`
-	// Dir turns the index on and holds it here (relative to the zone root)
-	// instead of the user cache directory.
+	// Dir turns the index on and holds it here, relative to the zone root
+	// and inside the tree, instead of the user cache directory. Only a
+	// configuration file outside the tree (--config) may name an absolute
+	// directory.
 	Dir string `toml:"dir"`
 }
 
@@ -161,6 +166,9 @@ func Load(explicit, root string) (*Config, string, error) {
 		}
 	}
 	c, err := LoadFile(path)
+	if c != nil {
+		c.File = path
+	}
 	return c, path, err
 }
 

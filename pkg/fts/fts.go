@@ -208,10 +208,16 @@ func (ix *Index) lock(ctx context.Context) (func(), error) {
 	if ix.locked {
 		return func() {}, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(ix.path), 0o755); err != nil {
+	d, err := openIndexDir(ix.root, true)
+	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockPath(ctx, ix.path+".lock")
+	defer d.Close()
+	f, err := d.OpenLock(dbName+".lock", 0o644)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := lockPath(ctx, f)
 	if err != nil {
 		return nil, fmt.Errorf("lock %s.lock: %w", RelPath, err)
 	}
@@ -254,6 +260,9 @@ func Open(ctx context.Context, root string, opt Options) (*Index, Stats, []wiki.
 	}
 	ix := &Index{root: root, path: filepath.Join(root, filepath.FromSlash(RelPath)), max: opt.MaxPageBytes}
 	var st Stats
+	if err := checkIndexFiles(root); err != nil {
+		return nil, st, nil, err
+	}
 	if opt.Files == nil {
 		// One walk serves the build and the refresh of this Open.
 		var err error
@@ -334,6 +343,9 @@ func dsn(path string) string {
 
 // open opens the existing file and checks it is an index of this schema.
 func (ix *Index) open(ctx context.Context) error {
+	if err := checkIndexFiles(ix.root); err != nil {
+		return err
+	}
 	db, err := sql.Open("sqlite", dsn(ix.path))
 	if err != nil {
 		return err
@@ -363,28 +375,21 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 	}
 	defer unlock()
 	ix.Close()
-	dir := filepath.Dir(ix.path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	d, err := openIndexDir(ix.root, true)
+	if err != nil {
 		return err
 	}
-	// Like os.CreateTemp, but with mode 0644 so the umask decides, as for
-	// any other file the toolkit writes.
-	var tmpPath string
-	for i := 0; ; i++ {
-		tmpPath = filepath.Join(dir, fmt.Sprintf(".wiki.sqlite.tmp-%d-%d", os.Getpid(), time.Now().UnixNano()+int64(i)))
-		f, err := os.OpenFile(tmpPath, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil {
-			f.Close()
-			break
-		}
-		if !errors.Is(err, os.ErrExist) || i > 100 {
-			return err
-		}
+	defer d.Close()
+	tmp, err := d.CreateTemp(dbName, 0o644)
+	if err != nil {
+		return err
 	}
+	tmpPath := d.Name(tmp)
 	ok := false
 	defer func() {
 		if !ok {
-			os.Remove(tmpPath)
+			d.Remove(tmp)
+			d.Remove(tmp + "-journal")
 		}
 	}()
 	db, err := sql.Open("sqlite", dsn(tmpPath))
@@ -422,8 +427,10 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 	}
 	// Under the writers' lock a journal beside the index can only be a
 	// crashed writer's; it must not be replayed into the new file.
-	os.Remove(ix.path + "-journal")
-	if err := os.Rename(tmpPath, ix.path); err != nil {
+	if err := d.Remove(dbName + "-journal"); err != nil {
+		return err
+	}
+	if err := d.Rename(tmp, dbName); err != nil {
 		return err
 	}
 	ok = true

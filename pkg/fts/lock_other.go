@@ -2,9 +2,12 @@
 
 package fts
 
-import "context"
+import (
+	"context"
+	"os"
+)
 
-// lockPath is a no-op where flock is not available: SQLite still serialises
-// the refresh transactions, but two processes rebuilding the index at once
-// are not kept apart.
-func lockPath(context.Context, string) (func(), error) { return func() {}, nil }
+// lockPath only closes f where flock is not available: SQLite still
+// serialises the refresh transactions, but two processes rebuilding the
+// index at once are not kept apart.
+func lockPath(_ context.Context, f *os.File) (func(), error) { return func() { f.Close() }, nil }

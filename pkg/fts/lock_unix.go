@@ -9,13 +9,9 @@ import (
 	"time"
 )
 
-// lockPath takes an exclusive flock on path (created if needed), polling so
-// that ctx can cancel the wait, and returns the function that releases it.
-func lockPath(ctx context.Context, path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, err
-	}
+// lockPath takes an exclusive flock on f, polling so that ctx can cancel
+// the wait, and returns the function that releases it and closes f.
+func lockPath(ctx context.Context, f *os.File) (func(), error) {
 	for {
 		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
 		if err == nil {

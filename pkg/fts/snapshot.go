@@ -35,6 +35,9 @@ func OpenSnapshot(ctx context.Context, root string) (*Snapshot, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoSnapshot, err)
 	}
+	if err := checkIndexFiles(root); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoSnapshot, err)
+	}
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoSnapshot, err)

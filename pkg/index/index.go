@@ -105,6 +105,8 @@ type entry struct {
 // writes together with the unchanged old ones.
 type Index struct {
 	dir     string
+	anchor  string // dir is reached from here without a symlink (Where.anchor); "" means dir itself
+	inTree  bool   // dir is inside the tree (Where.Root)
 	root    string // the tree's root, recorded beside the index by Save
 	fp      [sha256.Size]byte
 	data    []byte // the mapped file, nil when there is none
@@ -396,19 +398,25 @@ func (ix *Index) Save(files []walk.File) (wrote bool, err error) {
 	if !ix.changed && kept == len(ix.table) {
 		return false, nil
 	}
-	if err := os.MkdirAll(ix.dir, 0o700); err != nil {
+	anchor := ix.anchor
+	if anchor == "" {
+		anchor = ix.dir
+	}
+	d, err := openPrivate(anchor, ix.dir, ix.inTree)
+	if err != nil {
 		return false, err
 	}
-	unlock, ok, err := lock(filepath.Join(ix.dir, lockName))
+	defer d.Close()
+	unlock, ok, err := lock(d)
 	if err != nil || !ok {
 		return false, err
 	}
 	defer unlock()
-	if err := ix.write(files); err != nil {
+	if err := ix.write(d, files); err != nil {
 		return false, err
 	}
 	if ix.root != "" {
-		if err := writeRoot(ix.dir, ix.root); err != nil {
+		if err := writeRoot(d, ix.root); err != nil {
 			return true, err
 		}
 	}
@@ -432,8 +440,8 @@ func (ix *Index) reusable(f walk.File) int {
 // write streams the new index through a temporary and renames it in: the
 // header, the entries (new ones, and old ones copied as they are), the
 // dictionary built from them, the table and the footer.
-func (ix *Index) write(files []walk.File) error {
-	pf, err := atomicfile.Create(filepath.Join(ix.dir, fileName), 0o600)
+func (ix *Index) write(d *atomicfile.Dir, files []walk.File) error {
+	pf, err := d.Create(fileName, 0o600)
 	if err != nil {
 		return err
 	}

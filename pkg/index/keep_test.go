@@ -191,7 +191,7 @@ func TestKeeperViewsShareADamagedEntry(t *testing.T) {
 // rewrite the index.
 func TestKeeperKnowsEveryField(t *testing.T) {
 	known := map[string]string{
-		"dir": "shared", "root": "shared", "fp": "shared", "data": "shared", "table": "shared", "fresh": "shared",
+		"dir": "shared", "anchor": "shared", "inTree": "shared", "root": "shared", "fp": "shared", "data": "shared", "table": "shared", "fresh": "shared",
 		"words": "shared (decoded once by the base)", "names": "shared (decoded once by the base)",
 		"changed": "copied from the base",
 		"unmap":   "the view's release", "mu": "the run's", "puts": "the run's",
@@ -217,12 +217,15 @@ func TestPruneGone(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.MkdirAll(d, 0o700); err != nil {
+		cache, _ := os.UserCacheDir()
+		h, err := openPrivate(cache, d, false)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := writeRoot(d, r); err != nil {
+		if err := writeRoot(h, r); err != nil {
 			t.Fatal(err)
 		}
+		h.Close()
 		dirs[r] = d
 	}
 	ix, err := OpenFor(root, Where{}, Fingerprint("p"), func(s string) { t.Errorf("warning: %s", s) })

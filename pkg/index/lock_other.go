@@ -2,6 +2,8 @@
 
 package index
 
+import "github.com/rtch/rtch/pkg/atomicfile"
+
 // lock is a no-op where there is no flock; the atomic rename still keeps
 // readers from a half-written index.
-func lock(string) (func(), bool, error) { return func() {}, true, nil }
+func lock(*atomicfile.Dir) (func(), bool, error) { return func() {}, true, nil }

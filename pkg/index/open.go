@@ -18,6 +18,10 @@ type Where struct {
 	Dir string
 	// Off is --no-index, or neither --index nor [index] enabled / dir.
 	Off bool
+	// Root, when set, is the tree's root and Dir a directory inside it
+	// (a configuration's [index] dir): it is reached from Root without a
+	// symlink.
+	Root string
 }
 
 const rootFile = "root"
@@ -39,7 +43,10 @@ func OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(string)) (*In
 			if warning != "" {
 				warn(warning)
 			}
-			ix.root, ix.warn = root, warn
+			ix.root, ix.warn, ix.inTree = root, warn, w.Root != ""
+			if ix.anchor, err = w.anchor(dir); err != nil {
+				return nil, err
+			}
 			if w.Dir == "" {
 				pruneGone(filepath.Dir(dir), dir)
 			}
@@ -53,17 +60,17 @@ func OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(string)) (*In
 	return nil, nil
 }
 
-// writeRoot records which tree the index in dir belongs to, so pruneGone
-// can tell an index whose tree is gone.
-func writeRoot(dir, root string) error {
+// writeRoot records in d, an index directory, which tree the index
+// belongs to, so pruneGone can tell an index whose tree is gone.
+func writeRoot(d *atomicfile.Dir, root string) error {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return err
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, rootFile)); err == nil && string(b) == abs+"\n" {
+	if b, err := os.ReadFile(d.Name(rootFile)); err == nil && string(b) == abs+"\n" {
 		return nil
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, rootFile), []byte(abs+"\n"), 0o600)
+	return d.WriteFile(rootFile, []byte(abs+"\n"), 0o600)
 }
 
 // pruneGone removes the sibling index directories (those Dir names) whose

@@ -71,6 +71,7 @@ func loadState(root string) map[string]seen {
 // saveState replaces the stat cache with the pages just hashed, in listing
 // order. It is a cache: failing to write it costs time on the next run,
 // never correctness, so the error is only returned for the caller to warn.
+// It is written beneath root, never through a symlink.
 func saveState(root string, files []wiki.File, hashes map[string]seen) error {
 	var b []byte
 	b = append(b, stateHeader...)
@@ -89,9 +90,5 @@ func saveState(root string, files []wiki.File, hashes map[string]seen) error {
 		b = strconv.AppendQuote(b, f.Path)
 		b = append(b, '\n')
 	}
-	path := filepath.Join(root, filepath.FromSlash(StatePath))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, b, 0o644)
+	return atomicfile.WriteBeneath(root, StatePath, b, 0o644)
 }

@@ -4,7 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path/filepath"
+	"path"
 	"strings"
 )
 
@@ -64,12 +64,18 @@ func QuarantineEvent(tool, runID, source, text string, r Result) SecurityEvent {
 	}
 }
 
-// EventsPath is where a run's security events go:
-// <root>/.guild/runs/<run-id>/logs/security-events.jsonl. A run id that is
-// empty or could leave the runs directory is an error.
-func EventsPath(root, runID string) (string, error) {
-	if runID == "" || runID == "." || runID == ".." || strings.ContainsAny(runID, `/\`) || strings.ContainsRune(runID, 0) {
+// EventLog is where the security events of a run go, relative to the
+// project root: .guild/runs/<run-id>/logs/security-events.jsonl, or
+// .guild/logs/security-events.jsonl without a run id. A run id that could
+// leave the runs directory is an error.
+func EventLog(runID string) (string, error) {
+	if runID == "" {
+		return path.Join(".guild", "logs", eventsFile), nil
+	}
+	if runID == "." || runID == ".." || strings.ContainsAny(runID, `/\`) || strings.ContainsRune(runID, 0) {
 		return "", fmt.Errorf("run id %q is not a plain directory name", runID)
 	}
-	return filepath.Join(root, ".guild", "runs", runID, "logs", "security-events.jsonl"), nil
+	return path.Join(".guild", "runs", runID, "logs", eventsFile), nil
 }
+
+const eventsFile = "security-events.jsonl"

@@ -3,12 +3,13 @@ package protect
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"path"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rtch/rtch/pkg/atomicfile"
 )
 
 // Quarantined renders the text shown in place of a flagged chunk:
@@ -80,15 +81,18 @@ type SecurityEvent struct {
 	SHA256 string `json:"sha256,omitempty"`
 }
 
-// appendMu serialises appends within one process; flock serialises them
-// across processes.
+// appendMu serialises appends within one process; the flock AppendBeneath
+// holds serialises them across processes.
 var appendMu sync.Mutex
 
-// AppendEvent appends ev as one JSON line to the file at path, creating the
-// file and its directories. The line is written with a single write while an
-// exclusive flock is held on the file, so concurrent writers, goroutines or
-// processes, never interleave or lose a line.
-func AppendEvent(path string, ev SecurityEvent) error {
+// AppendEvent appends ev as one JSON line to the file root/rel (see
+// EventLog), creating the file and its directories. The write is confined
+// to root: a symlink on the path, or a log that is not a regular file with
+// one link, refuses it (atomicfile.Dir.Append). The line is written with a
+// single write while an exclusive flock is held on the file, so
+// concurrent writers, goroutines or processes, never interleave or lose a
+// line.
+func AppendEvent(root, rel string, ev SecurityEvent) error {
 	if ev.SchemaVersion == "" {
 		ev.SchemaVersion = SecurityEventSchema
 	}
@@ -103,29 +107,16 @@ func AppendEvent(path string, ev SecurityEvent) error {
 		return fmt.Errorf("security event for %s: %w", ev.SourcePath, err)
 	}
 	line = append(line, '\n')
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("security event log %s: %w", path, err)
-	}
 	appendMu.Lock()
 	defer appendMu.Unlock()
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	dir, name := path.Split(rel)
+	d, err := atomicfile.OpenDir(root, dir, 0o755)
 	if err != nil {
-		return fmt.Errorf("security event log %s: %w", path, err)
+		return fmt.Errorf("security event log: %w", err)
 	}
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return fmt.Errorf("security event log %s: lock: %w", path, err)
-	}
-	_, werr := f.Write(line)
-	uerr := unlockFile(f)
-	cerr := f.Close()
-	switch {
-	case werr != nil:
-		return fmt.Errorf("security event log %s: %w", path, werr)
-	case uerr != nil:
-		return fmt.Errorf("security event log %s: unlock: %w", path, uerr)
-	case cerr != nil:
-		return fmt.Errorf("security event log %s: %w", path, cerr)
+	defer d.Close()
+	if err := d.Append(name, line, 0o644); err != nil {
+		return fmt.Errorf("security event log: %w", err)
 	}
 	return nil
 }

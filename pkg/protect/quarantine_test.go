@@ -15,13 +15,13 @@ import (
 // A child process started by TestAppendEventConcurrent appends events and
 // exits; it runs only when the environment asks for it.
 func TestMain(m *testing.M) {
-	if path := os.Getenv("PROTECT_APPEND_CHILD"); path != "" {
+	if root := os.Getenv("PROTECT_APPEND_CHILD"); root != "" {
 		n, _ := strconv.Atoi(os.Getenv("PROTECT_APPEND_N"))
 		for i := 0; i < n; i++ {
 			ev := SecurityEvent{EventType: "recall_quarantine", Decision: "blocked",
 				SourcePath: fmt.Sprintf("child/%s/%d.md", os.Getenv("PROTECT_APPEND_ID"), i),
 				Patterns:   []string{"override_phrase"}, RunID: "r1"}
-			if err := AppendEvent(path, ev); err != nil {
+			if err := AppendEvent(root, ".guild/runs/r1/logs/security-events.jsonl", ev); err != nil {
 				fmt.Fprintln(os.Stderr, err)
 				os.Exit(1)
 			}
@@ -32,13 +32,15 @@ func TestMain(m *testing.M) {
 }
 
 func TestAppendEventConcurrent(t *testing.T) {
-	path := filepath.Join(t.TempDir(), ".guild", "runs", "r1", "logs", "security-events.jsonl")
+	root := t.TempDir()
+	rel := ".guild/runs/r1/logs/security-events.jsonl"
+	path := filepath.Join(root, filepath.FromSlash(rel))
 	const goroutines, perG, procs, perP = 8, 25, 3, 40
 	// other processes, started first so they overlap with the goroutines
 	var cmds []*exec.Cmd
 	for p := 0; p < procs; p++ {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "PROTECT_APPEND_CHILD="+path, "PROTECT_APPEND_N="+strconv.Itoa(perP), "PROTECT_APPEND_ID="+strconv.Itoa(p))
+		cmd.Env = append(os.Environ(), "PROTECT_APPEND_CHILD="+root, "PROTECT_APPEND_N="+strconv.Itoa(perP), "PROTECT_APPEND_ID="+strconv.Itoa(p))
 		cmd.Stderr = os.Stderr
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -52,7 +54,7 @@ func TestAppendEventConcurrent(t *testing.T) {
 		go func(g int) {
 			defer wg.Done()
 			for i := 0; i < perG; i++ {
-				errs <- AppendEvent(path, SecurityEvent{EventType: "recall_quarantine", Decision: "blocked",
+				errs <- AppendEvent(root, rel, SecurityEvent{EventType: "recall_quarantine", Decision: "blocked",
 					SourcePath: fmt.Sprintf("g/%d/%d.md", g, i), Patterns: []string{"role_token"}, RunID: "r1"})
 			}
 		}(g)
@@ -102,8 +104,30 @@ func TestAppendEventError(t *testing.T) {
 	if err := os.WriteFile(blocker, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := AppendEvent(filepath.Join(blocker, "logs", "x.jsonl"), SecurityEvent{}); err == nil {
+	if err := AppendEvent(dir, "file/logs/x.jsonl", SecurityEvent{}); err == nil {
 		t.Error("AppendEvent under a regular file succeeded")
+	}
+}
+
+// The log is written only inside the root: a symlink at any component of
+// its path, or at the file, refuses the event and writes nothing through
+// it.
+func TestAppendEventRefusesLinks(t *testing.T) {
+	rel := ".guild/runs/r1/logs/security-events.jsonl"
+	for _, at := range []string{".guild", ".guild/runs", ".guild/runs/r1", ".guild/runs/r1/logs", rel} {
+		root, outside := t.TempDir(), t.TempDir()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, at)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, filepath.Join(root, at)); err != nil {
+			t.Fatal(err)
+		}
+		if err := AppendEvent(root, rel, SecurityEvent{EventType: "recall_quarantine"}); err == nil {
+			t.Errorf("link at %s: the event was appended", at)
+		}
+		if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+			t.Errorf("link at %s: %v written outside the root", at, ents)
+		}
 	}
 }
 
@@ -133,14 +157,15 @@ func TestProtectChunk(t *testing.T) {
 	}
 }
 
-func TestEventsPath(t *testing.T) {
-	p, err := EventsPath("/proj", "2026-11-30-a")
-	if err != nil || p != filepath.Join("/proj", ".guild", "runs", "2026-11-30-a", "logs", "security-events.jsonl") {
-		t.Errorf("EventsPath = %q, %v", p, err)
+func TestEventLog(t *testing.T) {
+	for id, want := range map[string]string{"2026-11-30-a": ".guild/runs/2026-11-30-a/logs/security-events.jsonl", "": ".guild/logs/security-events.jsonl"} {
+		if p, err := EventLog(id); err != nil || p != want {
+			t.Errorf("EventLog(%q) = %q, %v", id, p, err)
+		}
 	}
-	for _, bad := range []string{"", ".", "..", "../x", "a/b", `a\b`} {
-		if _, err := EventsPath("/proj", bad); err == nil {
-			t.Errorf("EventsPath accepted run id %q", bad)
+	for _, bad := range []string{".", "..", "../x", "a/b", `a\b`} {
+		if _, err := EventLog(bad); err == nil {
+			t.Errorf("EventLog accepted run id %q", bad)
 		}
 	}
 }

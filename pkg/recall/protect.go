@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,32 +17,24 @@ const integrityNotice = protect.IntegrityNotice
 
 func estimate(s string) int { return tokens.Estimate(s) }
 
-// EventLog returns the security-event log of a recall: the run's log under
-// .guild/runs/<run-id>/logs/ when a run id is given, else .guild/logs/.
-func EventLog(root, runID string) string {
-	if runID == "" {
-		return filepath.Join(root, ".guild", "logs", "security-events.jsonl")
-	}
-	return filepath.Join(root, ".guild", "runs", runID, "logs", "security-events.jsonl")
-}
-
 // protector applies probe → quarantine → classify → wrap to each chunk and
 // appends the security events.
 type protector struct {
 	opt    Options
-	log    string
 	events int
 }
 
-func newProtector(opt Options) *protector {
-	return &protector{opt: opt, log: EventLog(opt.Root, opt.RunID)}
-}
+func newProtector(opt Options) *protector { return &protector{opt: opt} }
 
 func (p *protector) record(ev protect.SecurityEvent) error {
 	ev.RunID = p.opt.RunID
 	ev.Tool = p.opt.Tool
 	ev.At = p.opt.Now.UTC().Format(time.RFC3339)
-	if err := protect.AppendEvent(p.log, ev); err != nil {
+	log, err := protect.EventLog(p.opt.RunID)
+	if err != nil {
+		return err
+	}
+	if err := protect.AppendEvent(p.opt.Root, log, ev); err != nil {
 		return err
 	}
 	p.events++

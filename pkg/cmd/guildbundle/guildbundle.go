@@ -169,7 +169,7 @@ dropped_for_budget: line; the plan and the last N envelopes are never cut.`,
 					return cli.Failed(err)
 				}
 			}
-			events, err := protect.EventsPath(root, runID)
+			events, err := protect.EventLog(runID)
 			if err != nil {
 				return cli.Failed(err)
 			}
@@ -181,7 +181,7 @@ dropped_for_budget: line; the plan and the last N envelopes are never cut.`,
 					}
 					logged[ev.SourcePath] = true
 					ev.At = now.UTC().Format(time.RFC3339)
-					if err := protect.AppendEvent(events, ev); err != nil {
+					if err := protect.AppendEvent(root, events, ev); err != nil {
 						return cli.Failed(err)
 					}
 				}

@@ -86,13 +86,11 @@ func buildGraph(ctx context.Context, env *cli.Env, cfg *config.Config, ix *Index
 
 // writeGraph writes a built graph to file atomically: the whole graph or, on
 // any failure, the old file untouched. Missing parent directories are
-// created.
+// created (the graph's usual home, .guild/indexes/, may not exist yet),
+// beneath the working directory for a relative path, never through a
+// symlink.
 func writeGraph(res *codegraph.Result, file string) error {
-	// The graph's usual home, .guild/indexes/, may not exist yet.
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
-	}
-	p, err := atomicfile.Create(file, 0o644)
+	p, err := atomicfile.CreateAll(file, 0o644)
 	if err != nil {
 		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
 	}

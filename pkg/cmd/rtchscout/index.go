@@ -28,7 +28,11 @@ func (f *IndexFlags) Register(fs *flag.FlagSet) {
 // Open opens the tree index of root that the flags and the configuration
 // ask for (nil when off). fp is the fingerprint of what the caller stores.
 func (f *IndexFlags) Open(env *cli.Env, cfg *config.Config, root string, fp [32]byte) (*index.Index, error) {
-	ix, err := env.Resident.OpenIndex(root, f.where(env.Resident.IndexChoice(), cfg, root), fp, func(s string) { env.Warnf("%s", s) })
+	w, err := f.where(env.Resident.IndexChoice(), cfg, root)
+	if err != nil {
+		return nil, err
+	}
+	ix, err := env.Resident.OpenIndex(root, w, fp, func(s string) { env.Warnf("%s", s) })
 	if err != nil {
 		return nil, cli.Usage("%v", err)
 	}
@@ -44,12 +48,15 @@ const graphFacts = "graph-facts"
 // the graph is built without it, as a missing default index directory does;
 // a directory the user named that cannot be used is an error.
 func (f *IndexFlags) GraphCache(env *cli.Env, cfg *config.Config, root string) (*codegraph.FactsCache, error) {
-	w := f.where(env.Resident.IndexChoice(), cfg, root)
-	file, err := index.Beside(root, w, graphFacts)
+	w, err := f.where(env.Resident.IndexChoice(), cfg, root)
+	if err != nil {
+		return nil, err
+	}
+	under, file, err := index.Beside(root, w, graphFacts)
 	if err == nil && file != "" {
 		var c *codegraph.FactsCache
 		var warning string
-		if c, warning, err = codegraph.OpenFactsCache(file); err == nil {
+		if c, warning, err = codegraph.OpenFactsCache(under, file); err == nil {
 			if warning != "" {
 				env.Warnf("%s", warning)
 			}
@@ -68,24 +75,51 @@ func (f *IndexFlags) GraphCache(env *cli.Env, cfg *config.Config, root string) (
 
 // where decides where the index is, first decider first: the flags, the
 // host's flags (rtch-mcp's --index, --no-index), the configuration
-// ([index] dir, relative to the zone root, or enabled), the host's default
-// (rtch-mcp turns it on); otherwise it is off.
-func (f *IndexFlags) where(host cli.IndexChoice, cfg *config.Config, root string) index.Where {
+// ([index] dir, or enabled), the host's default (rtch-mcp turns it on);
+// otherwise it is off.
+func (f *IndexFlags) where(host cli.IndexChoice, cfg *config.Config, root string) (index.Where, error) {
 	switch {
 	case f.Off || f.Dir != "":
-		return index.Where{Dir: f.Dir, Off: f.Off}
+		return index.Where{Dir: f.Dir, Off: f.Off}, nil
 	case host.Flag != nil:
-		return *host.Flag
+		return *host.Flag, nil
 	case cfg.Index.Dir != "":
-		dir := cfg.Index.Dir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(root, dir)
-		}
-		return index.Where{Dir: dir}
+		return configDir(cfg, root)
 	case cfg.Index.Enabled || host.Default:
-		return index.Where{}
+		return index.Where{}, nil
 	}
-	return index.Where{Off: true}
+	return index.Where{Off: true}, nil
+}
+
+// configDir is the index directory [index] dir names: a relative one is
+// inside the tree, reached from the zone root without a symlink; an
+// absolute one is taken only from a configuration file outside the tree
+// (the user's own, named with --config): a repository's may not send a
+// write elsewhere.
+func configDir(cfg *config.Config, root string) (index.Where, error) {
+	dir := cfg.Index.Dir
+	if filepath.IsAbs(dir) {
+		if inside(root, cfg.File) {
+			return index.Where{}, cli.UsageHint("keep the index in the user cache directory ([index] enabled = true), or name it with --index DIR",
+				"%s: [index] dir %q: a configuration inside the tree may only name a directory inside it, relative to the zone root", cfg.File, dir)
+		}
+		return index.Where{Dir: dir}, nil
+	}
+	if !filepath.IsLocal(dir) {
+		return index.Where{}, cli.Usage("%s: [index] dir %q leaves the zone root; name a directory inside it, or an absolute one in your own --config file", cfg.File, dir)
+	}
+	return index.Where{Dir: filepath.Join(root, dir), Root: root}, nil
+}
+
+// inside reports whether file lies in the tree at root, symlinks resolved.
+func inside(root, file string) bool {
+	r, err1 := filepath.EvalSymlinks(root)
+	f, err2 := filepath.EvalSymlinks(file)
+	if err1 != nil || err2 != nil {
+		return true // cannot tell: treat it as the repository's
+	}
+	rel, err := filepath.Rel(r, f)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // Progress reports files done, the total and the rate, as a progress line
