@@ -116,6 +116,7 @@ type Index struct {
 	mu      sync.Mutex
 	puts    map[string]put
 	changed bool
+	damage  bool // this run found a section damaged (Repair)
 	// words and names are the dictionary sections (of the entries' words
 	// and of their names), each checked by its first use; nil without an
 	// index file.
@@ -201,7 +202,7 @@ func Open(dir string, fp [sha256.Size]byte) (ix *Index, warning string, err erro
 // run goes on without it, Save rewrites the index, and warn is told once.
 func (ix *Index) damaged(what string) {
 	ix.mu.Lock()
-	ix.changed = true
+	ix.changed, ix.damage = true, true
 	ix.mu.Unlock()
 	ix.warnOnce.Do(func() {
 		if ix.warn != nil {

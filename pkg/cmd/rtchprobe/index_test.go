@@ -31,12 +31,6 @@ const indexGoal = "command runnable parse flag help output execute error context
 // stderr and the progress lines.
 func laneRun(t *testing.T, root string, flags ...string) (out, stderr string, progress []string) {
 	t.Helper()
-	getenv := func(k string) string {
-		if k == "RTCH_ZONE_ROOT" {
-			return root
-		}
-		return os.Getenv(k)
-	}
 	stages := []struct {
 		tool *cli.Tool
 		args []string
@@ -50,20 +44,34 @@ func laneRun(t *testing.T, root string, flags ...string) (out, stderr string, pr
 	var in []byte
 	var errs strings.Builder
 	for _, st := range stages {
-		var o, e bytes.Buffer
-		res := cli.Exec(context.Background(), st.tool, cli.Invocation{Args: st.args, Stdin: bytes.NewReader(in), Stdout: &o, Stderr: &e,
-			Getenv: getenv, Progress: func(s string) {
-				if strings.Contains(s, "index:") {
-					progress = append(progress, s)
-				}
-			}})
-		if res.Code != 0 {
-			t.Fatalf("%s %v: exit %d: %s", st.tool.Name, st.args, res.Code, e.String())
-		}
-		errs.WriteString(e.String())
-		in = o.Bytes()
+		var e string
+		in, e = runStage(t, root, st.tool, st.args, in, func(s string) {
+			if strings.Contains(s, "index:") {
+				progress = append(progress, s)
+			}
+		})
+		errs.WriteString(e)
 	}
 	return string(in), errs.String(), progress
+}
+
+// runStage runs one stage of the lane over root in process, with in on
+// its stdin, and returns its stdout and stderr.
+func runStage(t *testing.T, root string, tool *cli.Tool, args []string, in []byte, progress func(string)) ([]byte, string) {
+	t.Helper()
+	getenv := func(k string) string {
+		if k == "RTCH_ZONE_ROOT" {
+			return root
+		}
+		return os.Getenv(k)
+	}
+	var o, e bytes.Buffer
+	res := cli.Exec(context.Background(), tool, cli.Invocation{Args: args, Stdin: bytes.NewReader(in), Stdout: &o, Stderr: &e,
+		Getenv: getenv, Progress: progress})
+	if res.Code != 0 {
+		t.Fatalf("%s %v: exit %d: %s", tool.Name, args, res.Code, e.String())
+	}
+	return o.Bytes(), e.String()
 }
 
 // copyTree copies a GOROOT package tree (Go, testdata of every kind) and

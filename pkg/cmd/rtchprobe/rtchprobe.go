@@ -152,7 +152,9 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		po.Features = feats.keep
 	}
 	// The probe only reads the index; rtch-scout, before it in the lane,
-	// keeps it up to date.
+	// keeps it up to date. A damaged entry the probe alone reads is
+	// dropped from it after the run (Repair), for the scout to store
+	// afresh.
 	ix, err := o.index.Open(env, cfg, zone.ZoneRoot, scout.IndexFingerprint(handlesOrNil(cfg.Scout.DurableHandles)))
 	if err != nil {
 		return err
@@ -166,6 +168,9 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	res, err := probe.Run(ctx, po)
 	if err == nil && ix != nil {
 		env.Progressf("index: read %d files, answered for the others", res.Read)
+		if _, rerr := ix.Repair(); rerr != nil {
+			env.Warnf("the damaged index was not rewritten: %v", rerr)
+		}
 	}
 	env.ProgressDone()
 	if err != nil {
