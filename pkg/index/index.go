@@ -366,9 +366,12 @@ func (ix *Index) Put(f walk.File, readStart time.Time, facts *Facts) {
 }
 
 // PutSkip records that reading f gave skip s. Only verdicts that depend on
-// the bytes alone are kept (binary, Git LFS pointer); others are ignored.
+// the bytes alone are kept (binary, Git LFS pointer); others are ignored,
+// as is a file the index already holds a trusted entry for (a run that
+// reads every file for a term the words cannot answer leaves the index
+// as it was).
 func (ix *Index) PutSkip(f walk.File, readStart time.Time, s walk.Skip) {
-	if s.Reason != walk.ReasonBinary && s.Reason != walk.ReasonLFSPointer {
+	if s.Reason != walk.ReasonBinary && s.Reason != walk.ReasonLFSPointer || ix.Holds(f) {
 		return
 	}
 	ix.put(f, readStart, true, encodeSkip(s))

@@ -129,3 +129,28 @@ func TestNewRedactorRulesRescreenTheTree(t *testing.T) {
 		t.Errorf("the run after it read %d files", read)
 	}
 }
+
+// TestReadingEveryFileLeavesTheIndex: a term the words cannot answer for
+// (no letter or digit) makes a warm run read every file, binaries
+// included; the index already holds them all, so it is not written again.
+func TestReadingEveryFileLeavesTheIndex(t *testing.T) {
+	root := t.TempDir()
+	testtree.Write(t, root, "p.go", "package p\n\n// Parse reads x: \\ y\nfunc Parse() {}\n")
+	testtree.Write(t, root, "blob.bin", "\x00\x01binary\x00")
+	old := time.Now().Add(-time.Hour)
+	for _, f := range []string{"p.go", "blob.bin"} {
+		os.Chtimes(filepath.Join(root, f), old, old)
+	}
+	dir := filepath.Join(t.TempDir(), "ix")
+	indexRun(t, root, dir, []string{"parse"}, 0)
+	built, err := os.Stat(filepath.Join(dir, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, read := indexRun(t, root, dir, []string{"parse", ": \\"}, 0); read != 2 {
+		t.Fatalf("the run read %d of 2 files", read)
+	}
+	if now, err := os.Stat(filepath.Join(dir, "index")); err != nil || !os.SameFile(built, now) {
+		t.Fatalf("a run that only read the files again rewrote the index (%v)", err)
+	}
+}
