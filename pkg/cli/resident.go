@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+
 	"github.com/rtch/rtch/pkg/hydrate"
 	"github.com/rtch/rtch/pkg/index"
 	"github.com/rtch/rtch/pkg/walk"
@@ -25,6 +27,10 @@ type Resident struct {
 	// Git keeps the zone's git snapshot while the watched tree and git's
 	// state stand; nil asks git on every run.
 	Git *zone.GitCache
+	// Pace holds back the file reads of a run the host makes in the
+	// background (walk.Options.Pace) while it serves calls; nil for a
+	// call's own run.
+	Pace func(ctx context.Context)
 }
 
 // IndexChoice is what a host decides of the tree index of the tools it
@@ -44,6 +50,15 @@ func (r *Resident) IndexChoice() IndexChoice {
 		return IndexChoice{}
 	}
 	return r.Index
+}
+
+// ReadPace is r's pace for the stages' file reads, nil (none) for a
+// shell's run or a call's.
+func (r *Resident) ReadPace() func(context.Context) {
+	if r == nil {
+		return nil
+	}
+	return r.Pace
 }
 
 // Lister is r's file lister, nil (walk.Files) without one.

@@ -50,6 +50,11 @@ func Each(ctx context.Context, o Options, files []File, fn func(f File, data []b
 		go func(r *result) {
 			defer wg.Done()
 			for ctx.Err() == nil {
+				if o.Pace != nil {
+					if o.Pace(ctx); ctx.Err() != nil {
+						return
+					}
+				}
 				k := int(next.Add(1) - 1)
 				if k >= len(files) {
 					return

@@ -90,6 +90,11 @@ type Options struct {
 	// skipped) with the count so far and the total; it is called from the
 	// reading goroutines, concurrently, and must be cheap.
 	Progress func(done, total int)
+	// Pace, if set, is called by Each before each file it takes up, from
+	// the reading goroutines; it may block, to hold back the reads of a
+	// run made in the background while its host serves something more
+	// urgent, and returns at the latest when ctx ends.
+	Pace func(ctx context.Context)
 	// Warn receives warnings (unreadable entries, symlink escapes, loops,
 	// dangling links), after the walk, sorted by path; may be nil.
 	Warn func(format string, args ...any)

@@ -8,7 +8,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // writeTree creates files (path -> content) under dir; a path ending in
@@ -290,5 +292,44 @@ func TestNonUTF8NamesStayDistinct(t *testing.T) {
 	want := map[string]string{"x_¤xFF.md": "ff\n", "x_¤xFE.md": "fe\n", "price¤¤.md": "sign\n"}
 	if !maps.Equal(got, want) {
 		t.Fatalf("read %q, want %q", got, want)
+	}
+}
+
+// TestEachPace: a Pace that blocks holds every read back until it lets go,
+// and one that waits on a cancelled context ends the reading.
+func TestEachPace(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"a": "a", "b": "b", "c": "c"})
+	o := Options{Root: dir}
+	files, err := Files(context.Background(), o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hold := make(chan struct{})
+	var read atomic.Int32
+	o.Pace = func(ctx context.Context) {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+		}
+	}
+	done := make(chan error)
+	go func() {
+		done <- Each(context.Background(), o, files, func(File, []byte) error { read.Add(1); return nil }, nil)
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if n := read.Load(); n != 0 {
+		t.Fatalf("%d files read while Pace held the reads back", n)
+	}
+	close(hold)
+	if err := <-done; err != nil || read.Load() != 3 {
+		t.Fatalf("after Pace let go: %v, %d of 3 files read", err, read.Load())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	o.Pace = func(ctx context.Context) { <-ctx.Done() }
+	read.Store(0)
+	if err := Each(ctx, o, files, func(File, []byte) error { read.Add(1); return nil }, nil); err == nil || read.Load() != 0 {
+		t.Fatalf("a cancelled run paced: %v, %d files read", err, read.Load())
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/rtch/rtch/pkg/cli"
 	"github.com/rtch/rtch/pkg/pipeline"
 )
 
@@ -19,10 +20,12 @@ type call struct {
 	ctx      context.Context
 	h        *handler
 	progress func(string)
+	// resident is what the call's stages reuse (handler.residentNow).
+	resident *cli.Resident
 }
 
 func (h *handler) call(ctx context.Context, req *mcp.CallToolRequest) *call {
-	return &call{ctx: ctx, h: h, progress: progress(ctx, req)}
+	return &call{ctx: ctx, h: h, progress: progress(ctx, req), resident: h.residentNow()}
 }
 
 // exec runs a chain of stages in the root, relaying their progress to the
@@ -35,7 +38,7 @@ func (c *call) exec(stdin io.Reader, stages ...pipeline.Stage) ([]byte, pipeline
 // stages first+1… of of (pipeline.Options).
 func (c *call) execPart(first, of int, stdin io.Reader, stages ...pipeline.Stage) ([]byte, pipeline.Result, error) {
 	var out bytes.Buffer
-	o := pipeline.Options{Dir: c.h.root.Dir, Getenv: c.h.getenv, Progress: c.progress, Resident: c.h.resident, First: first, Of: of}
+	o := pipeline.Options{Dir: c.h.root.Dir, Getenv: c.h.getenv, Progress: c.progress, Resident: c.resident, First: first, Of: of}
 	res, err := pipeline.Run(c.ctx, o, stages, stdin, &out)
 	return out.Bytes(), res, err
 }

@@ -37,6 +37,9 @@ type Hot struct {
 	// WatchLimit is --watch-limit: the most directories to watch; a tree
 	// with more is walked on every call (0: the kernel's limit).
 	WatchLimit int
+	// holdBuild, when set, holds the background index build back until it
+	// is closed (tests).
+	holdBuild <-chan struct{}
 }
 
 // Register adds the flags.
@@ -52,24 +55,46 @@ func (o *Hot) Register(fs *flag.FlagSet) {
 func (h *handler) keep(o Hot) error {
 	secret.KeepFindings() // the redactor's findings by text, for the process
 	h.resident = &cli.Resident{Indexes: &index.Keeper{}, Index: indexChoice(h.root.Dir, o), Hydrated: &hydrate.Cache{}}
-	if o.NoWatch {
-		return nil
+	if !o.NoWatch {
+		t, err := snapshot.New(h.root.Dir, watch.Options{Limit: o.WatchLimit})
+		if err != nil {
+			return err
+		}
+		h.tree = t
+		h.resident.Files = t.Files
+		h.resident.Git = &zone.GitCache{Root: h.root.Dir, Version: t.Version}
+		if !o.NoMemo {
+			h.memo = &memo{}
+		}
 	}
-	t, err := snapshot.New(h.root.Dir, watch.Options{Limit: o.WatchLimit})
-	if err != nil {
-		return err
-	}
-	h.tree = t
-	h.resident.Files = t.Files
-	h.resident.Git = &zone.GitCache{Root: h.root.Dir, Version: t.Version}
-	if !o.NoMemo {
-		h.memo = &memo{}
-	}
+	h.buildIndex(o)
 	return nil
 }
 
-// release stops the watcher and unmaps the indexes.
+// buildIndex starts the background index build (indexer.go) unless the
+// index is off.
+func (h *handler) buildIndex(o Hot) {
+	if o.NoIndex {
+		return
+	}
+	h.indexer = newIndexer(h, o.Warn)
+	h.indexer.start(o.holdBuild)
+}
+
+// residentNow is the resident state a call starting now runs its stages
+// with.
+func (h *handler) residentNow() *cli.Resident {
+	if h.indexer == nil {
+		return h.resident
+	}
+	return h.indexer.resident()
+}
+
+// release stops the index build and the watcher and unmaps the indexes.
 func (h *handler) release() {
+	if h.indexer != nil {
+		h.indexer.stop()
+	}
 	if h.tree != nil {
 		h.tree.Close()
 	}

@@ -172,9 +172,10 @@ func TestHotServerLostWatchWalks(t *testing.T) {
 }
 
 // In process, with the memo off, the counts of the kept walk say what each
-// call did: the first walks, a repeat reuses the listing (scout and probe both), an edit
-// patches it, an added file walks, and once the tree outgrows the watch
-// limit every listing walks.
+// call did: the background index build walks, the first call and a repeat
+// reuse the listing (scout and probe both), an edit patches it, an added
+// file walks, and once the tree outgrows the watch limit every listing
+// walks.
 func TestHotServerReusesTheWalk(t *testing.T) {
 	root := repo(t)
 	// Files older than the index's racy window, so that a repeat call
@@ -204,7 +205,7 @@ func TestHotServerReusesTheWalk(t *testing.T) {
 		}
 	}
 	first := call()
-	check("first call", 1, 1, 0, 0)
+	check("first call", 1, 2, 0, 0)
 	built, err := os.Stat(filepath.Join(ixDir, "index"))
 	if err != nil {
 		t.Fatal(err)
@@ -212,25 +213,25 @@ func TestHotServerReusesTheWalk(t *testing.T) {
 	if again := call(); again != first {
 		t.Fatal("a repeat call on an unchanged tree gave another packet")
 	}
-	check("repeat", 1, 3, 0, 0)
+	check("repeat", 1, 4, 0, 0)
 	// The held index is the saved one, dictionary and all: nothing to write.
 	if now, err := os.Stat(filepath.Join(ixDir, "index")); err != nil || !os.SameFile(built, now) {
 		t.Fatalf("a repeat call on an unchanged tree rewrote the index (%v)", err)
 	}
 	testtree.Write(t, root, "stream/writer.go", reader("stream", 1))
 	call()
-	check("edit", 1, 4, 1, 0)
+	check("edit", 1, 5, 1, 0)
 	testtree.Write(t, root, "stream/new.go", reader("stream", 2))
 	call()
-	check("add", 2, 5, 1, 0)
+	check("add", 2, 6, 1, 0)
 	testtree.Write(t, root, "d1/d2/x.go", reader("d2", 3))
 	call()
 	// The new directories lose track: the scout's listing walks, and the
 	// new watcher, over the limit from its start, loses track again before
 	// the probe's, which walks too.
-	check("over the watch limit", 4, 5, 1, 2)
+	check("over the watch limit", 4, 6, 1, 2)
 	call()
-	check("lost", 6, 5, 1, 4)
+	check("lost", 6, 6, 1, 4)
 	if !strings.Contains(h.tree.Stats().LastLost, "watch limit") {
 		t.Fatalf("lost: %q", h.tree.Stats().LastLost)
 	}
@@ -244,12 +245,12 @@ func TestHotServerReusesTheWalk(t *testing.T) {
 func TestIndexOnByDefaultUnlessTheZoneSaysWhere(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	root := repo(t)
-	cs := connectHot(t, root, Hot{}, nil)
+	h := hotHandler(t, root, Hot{})
 	call := func(step string) {
 		t.Helper()
-		res := callTool(t, cs, "rtch_context", map[string]any{"goal": hotGoal, "enough": hotEnough})
-		if res.IsError {
-			t.Fatalf("%s: %s", step, textOf(res))
+		res, _, err := h.context(context.Background(), nil, ContextInput{Goal: hotGoal, Enough: hotEnough})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %s", step, err, textOf(res))
 		}
 	}
 	call("default")
@@ -305,20 +306,20 @@ func TestRepeatCallFromMemo(t *testing.T) {
 	}
 	const other = "where is WriteLine"
 	first := call(hotGoal)
-	check("first call", 0, 1, 1)
+	check("first call", 0, 1, 2)
 	if call(hotGoal) != first {
 		t.Fatal("the repeat from the memo differs from the first packet")
 	}
-	check("repeat", 1, 1, 1)
+	check("repeat", 1, 1, 2)
 	second := call(other)
-	check("another question", 1, 1, 3)
+	check("another question", 1, 1, 4)
 	if call(other) != second || call(hotGoal) != first {
 		t.Fatal("a kept lane gave another packet")
 	}
-	check("both questions again", 3, 1, 3)
+	check("both questions again", 3, 1, 4)
 	testtree.Write(t, root, "stream/reader.go", reader("stream", 1))
 	edited := call(hotGoal)
-	check("edit", 3, 1, 5)
+	check("edit", 3, 1, 6)
 	if edited == first {
 		t.Fatal("the call after an edit gave the packet of before")
 	}
@@ -327,13 +328,13 @@ func TestRepeatCallFromMemo(t *testing.T) {
 	gitRun("commit", "-q", "-m", "first")
 	call(hotGoal)
 	call(hotGoal)
-	check("in a work tree", 4, 2, 6)
+	check("in a work tree", 4, 2, 7)
 	if h.resident.Git.Runs == 0 {
 		t.Fatal("the zone's git snapshot did not go through the server's git cache")
 	}
 	gitRun("commit", "-q", "--allow-empty", "-m", "second")
 	committed := call(hotGoal)
-	check("after a commit", 4, 2, 8)
+	check("after a commit", 4, 2, 9)
 	if !strings.Contains(committed, gitHead(t, root)) {
 		t.Fatal("the packet after a commit does not name the new head")
 	}
@@ -351,7 +352,8 @@ func gitHead(t *testing.T, root string) string {
 }
 
 // hotHandler is the handler a server on root keeps, with hot's flags and
-// SOURCE_DATE_EPOCH pinned, released at the end of the test.
+// SOURCE_DATE_EPOCH pinned, released at the end of the test, once its
+// background index build has ended (unless hot holds it back).
 func hotHandler(tb testing.TB, root string, hot Hot) *handler {
 	tb.Helper()
 	r, err := NewRoot(root)
@@ -371,5 +373,8 @@ func hotHandler(tb testing.TB, root string, hot Hot) *handler {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(h.release)
+	if h.indexer != nil && hot.holdBuild == nil {
+		h.indexer.wait()
+	}
 	return h
 }

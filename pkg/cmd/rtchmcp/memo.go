@@ -80,6 +80,9 @@ func (m *memo) put(v uint64, key [sha256.Size]byte, l keptLane) {
 // version stands; a run during which the version moved is not kept.
 func (h *handler) lane(c *call, intakeArgs []string) (keptLane, error) {
 	defer releaseAfterLong(time.Now(), debug.FreeOSMemory)
+	if h.indexer != nil {
+		defer h.indexer.enter(c)()
+	}
 	stages := pipeline.Lane(intakeArgs)
 	if h.tree == nil || h.memo == nil {
 		stream, res, err := c.exec(nil, stages...)

@@ -173,6 +173,9 @@ type handler struct {
 	// packets are the whole packets of the recent rtch_context calls, for
 	// rtch_packet (pages.go).
 	packets packetStore
+	// indexer builds the tree index in the background (indexer.go); nil
+	// with --no-index.
+	indexer *indexer
 }
 
 func newHandler(ctx context.Context, root Root, getenv func(string) string) (*handler, error) {

@@ -142,6 +142,7 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 	defer ix.Close()
 	o.Index = ix
 	o.List = env.Resident.Lister()
+	o.Walk.Pace = env.Resident.ReadPace()
 	o.Walk.Warn = func(format string, args ...any) { env.Warnf(format, args...) }
 	var skips []walk.Skip
 	o.Skip = func(s walk.Skip) { skips = append(skips, s) }
