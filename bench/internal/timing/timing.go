@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -154,4 +155,47 @@ func median(v []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// Percentile is the nearest-rank percentile p (1-100) of f over the
+// samples; 0 for none.
+func Percentile(s []Sample, f func(Sample) float64, p int) float64 {
+	v := make([]float64, len(s))
+	for i, x := range s {
+		v[i] = f(x)
+	}
+	sort.Float64s(v)
+	if len(v) == 0 {
+		return 0
+	}
+	k := (p*len(v) + 99) / 100
+	return v[max(k, 1)-1]
+}
+
+// Files counts the regular files under dir, the size a tree is given by.
+func Files(dir string) int {
+	n := 0
+	filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// Lane is the piped lane (rtch-intake … rtch-packet from bin, --format
+// format) in dir for goal, read from standard input as a long issue text
+// would be, with flags given to rtch-scout and rtch-probe, as a bash
+// command line.
+func Lane(bin, dir, goal, enough, format string, flags ...string) []string {
+	p := func(tool string) string { return strconv.Quote(filepath.Join(bin, tool)) }
+	var f []string
+	for _, x := range flags {
+		f = append(f, strconv.Quote(x))
+	}
+	fl := strings.Join(f, " ")
+	script := fmt.Sprintf(`set -o pipefail; cd %q && printf '%%s' "$1" | %s -q --goal-file - --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough %q | %s -q | %s -q --no-timing %s | %s -q %s | %s -q | %s -q --format %s`,
+		dir, p("rtch-intake"), enough, p("rtch-zone"), p("rtch-scout"), fl, p("rtch-probe"), fl, p("rtch-hydrate"), p("rtch-packet"), format)
+	return []string{"bash", "-c", script, "lane", goal}
 }
