@@ -46,6 +46,9 @@ type Stats struct {
 type Tree struct {
 	root string
 	wo   watch.Options
+	// newWatcher starts the watcher (watch.New; a test stands in a kernel
+	// without inotify).
+	newWatcher func(string, watch.Options) (*watch.Watcher, error)
 
 	mu    sync.Mutex
 	w     *watch.Watcher // nil until the first listing, or when it cannot run
@@ -80,7 +83,7 @@ func New(root string, wo watch.Options) (*Tree, error) {
 	if wo.Above == nil {
 		wo.Above = ignoredAbove(abs)
 	}
-	return &Tree{root: abs, wo: wo, lists: map[string]*listing{}}, nil
+	return &Tree{root: abs, wo: wo, newWatcher: watch.New, lists: map[string]*listing{}}, nil
 }
 
 // ignoredAbove are the directories outside root whose ignore files the
@@ -231,7 +234,7 @@ func (t *Tree) sync(ctx context.Context) error {
 func (t *Tree) start() {
 	t.version++
 	clear(t.lists)
-	w, err := watch.New(t.root, t.wo)
+	w, err := t.newWatcher(t.root, t.wo)
 	if err != nil {
 		t.noWatch = err.Error()
 		return

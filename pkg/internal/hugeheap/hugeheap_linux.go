@@ -13,6 +13,14 @@ import (
 
 const hugePage = 2 << 20
 
+// The kernel's settings reserve reads: the transparent huge page mode and
+// the overcommit mode (variables so that a test can point them at other
+// files).
+var (
+	thpModeFile    = "/sys/kernel/mm/transparent_hugepage/enabled"
+	overcommitFile = "/proc/sys/vm/overcommit_memory"
+)
+
 // prepare allocates reserve(n) bytes as one object (fresh address space the
 // runtime maps and does not touch, since the kernel hands it out zeroed),
 // advises its 2 MiB-aligned interior MADV_HUGEPAGE, and frees it with a
@@ -46,11 +54,11 @@ func reserve(want int) int {
 	if unsafe.Sizeof(uintptr(0)) < 8 {
 		return 0 // no gigabyte to spare in a 32-bit address space
 	}
-	mode, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	mode, err := os.ReadFile(thpModeFile)
 	if err != nil || !bytes.Contains(mode, []byte("[madvise]")) {
 		return 0
 	}
-	commit, err := os.ReadFile("/proc/sys/vm/overcommit_memory")
+	commit, err := os.ReadFile(overcommitFile)
 	if err != nil || bytes.HasPrefix(commit, []byte("2")) {
 		return 0
 	}
