@@ -1,6 +1,7 @@
 package rtchmcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -50,7 +51,8 @@ func (e *PathError) Error() string { return fmt.Sprintf("%s %q: %s", e.Arg, e.Pa
 // Confine resolves p (relative to the root, or absolute) and returns it
 // relative to the root, slash-separated, and absolute. The path need not
 // exist; the part of it that does must not leave the root through a link.
-func (r Root) Confine(arg, p string) (rel, abs string, err error) {
+// Its cost is linear in the path's length; ctx stops it.
+func (r Root) Confine(ctx context.Context, arg, p string) (rel, abs string, err error) {
 	if p == "" {
 		return "", "", &PathError{arg, p, "empty path"}
 	}
@@ -64,7 +66,7 @@ func (r Root) Confine(arg, p string) (rel, abs string, err error) {
 	if !within(r.Dir, abs) {
 		return "", "", &PathError{arg, p, "outside the root " + r.Dir}
 	}
-	real, err := resolveExisting(abs)
+	real, err := resolveExisting(ctx, abs)
 	if err != nil {
 		return "", "", &PathError{arg, p, err.Error()}
 	}
@@ -75,27 +77,85 @@ func (r Root) Confine(arg, p string) (rel, abs string, err error) {
 	return filepath.ToSlash(rel), abs, nil
 }
 
-// resolveExisting resolves the symbolic links of the longest existing prefix
-// of abs and appends the rest unchanged.
-func resolveExisting(abs string) (string, error) {
-	rest := ""
-	for p := abs; ; p = filepath.Dir(p) {
-		real, err := filepath.EvalSymlinks(p)
-		if err == nil {
-			return filepath.Join(real, rest), nil
+// maxLinks is how many symbolic links one path may go through, as
+// filepath.EvalSymlinks allows.
+const maxLinks = 255
+
+// lstat is os.Lstat; a test counts its calls.
+var lstat = os.Lstat
+
+// resolveExisting resolves the symbolic links of the longest existing
+// prefix of abs (absolute and clean) and appends the rest unchanged. It
+// walks the path once from the top, each component stated once and a
+// link's target taking the link's place, so its cost is linear in the
+// path's length (and in the links' targets); a component that does not
+// exist ends the walk. A link whose target does not exist is refused: a
+// later write could follow it out of the root.
+func resolveExisting(ctx context.Context, abs string) (string, error) {
+	todo := reversed(strings.Split(abs, string(filepath.Separator)))
+	var links []pendingLink // links being resolved, innermost last
+	real, hops := string(filepath.Separator), 0
+	for n := 0; len(todo) > 0; n++ {
+		if n%256 == 0 && ctx.Err() != nil {
+			return "", ctx.Err()
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		for len(links) > 0 && len(todo) <= links[len(links)-1].below {
+			links = links[:len(links)-1]
+		}
+		c := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			real = filepath.Dir(real)
+			continue
+		}
+		next := filepath.Join(real, c)
+		st, err := lstat(next)
+		if errors.Is(err, fs.ErrNotExist) {
+			if len(links) > 0 {
+				l := links[len(links)-1]
+				return "", fmt.Errorf("goes through the dangling symbolic link %s (to %s)", l.path, l.target)
+			}
+			return filepath.Join(next, filepath.Join(reversed(todo)...)), nil
+		}
+		if err != nil {
 			return "", err
 		}
-		if st, lerr := os.Lstat(p); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
-			target, _ := os.Readlink(p)
-			return "", fmt.Errorf("goes through the dangling symbolic link %s (to %s)", p, target)
+		if st.Mode()&fs.ModeSymlink == 0 {
+			real = next
+			continue
 		}
-		if filepath.Dir(p) == p {
-			return abs, nil
+		if hops++; hops > maxLinks {
+			return "", fmt.Errorf("goes through more than %d symbolic links", maxLinks)
 		}
-		rest = filepath.Join(filepath.Base(p), rest)
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		links = append(links, pendingLink{path: next, target: target, below: len(todo)})
+		if filepath.IsAbs(target) {
+			real = string(filepath.Separator)
+		}
+		todo = append(todo, reversed(strings.Split(target, string(filepath.Separator)))...)
 	}
+	return real, nil
+}
+
+// pendingLink is a link whose target is being walked: its components are
+// those of todo above below.
+type pendingLink struct {
+	path, target string
+	below        int
+}
+
+func reversed(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[len(s)-1-i] = x
+	}
+	return out
 }
 
 func within(root, p string) bool {

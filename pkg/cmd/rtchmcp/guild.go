@@ -170,7 +170,7 @@ func recalled(rec schema.Recall, diag string) *mcp.CallToolResult {
 
 func (h *handler) bundle(ctx context.Context, req *mcp.CallToolRequest, in BundleInput) (*mcp.CallToolResult, any, error) {
 	c := h.call(ctx, req)
-	plan, _, err := h.root.Confine("plan", in.Plan)
+	plan, _, err := h.root.Confine(ctx, "plan", in.Plan)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -219,14 +219,14 @@ func (h *handler) lint(ctx context.Context, req *mcp.CallToolRequest, in LintInp
 		args = append(args, "--strict")
 	}
 	if in.Run != "" {
-		rel, _, err := h.root.Confine("run", in.Run)
+		rel, _, err := h.root.Confine(ctx, "run", in.Run)
 		if err != nil {
 			return nil, nil, err
 		}
 		args = append(args, "--run="+rel)
 	}
 	for _, b := range in.Bundles {
-		rel, _, err := h.root.Confine("bundles", b)
+		rel, _, err := h.root.Confine(ctx, "bundles", b)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -78,7 +78,7 @@ func (h *handler) reenter(ctx context.Context, req *mcp.CallToolRequest, in Reen
 	if err != nil {
 		return nil, nil, fmt.Errorf("range %v", err)
 	}
-	rel, _, err := h.root.Confine("range", r.Path)
+	rel, _, err := h.root.Confine(ctx, "range", r.Path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -214,7 +214,7 @@ func (h *handler) rehydrate(ctx context.Context, req *mcp.CallToolRequest, in Re
 		_, p = packet.PersistPath("", p)
 		p = filepath.FromSlash(p)
 	}
-	_, abs, err := h.root.Confine("packet", p)
+	_, abs, err := h.root.Confine(ctx, "packet", p)
 	if err != nil {
 		return nil, nil, err
 	}
