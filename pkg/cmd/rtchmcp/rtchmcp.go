@@ -41,6 +41,8 @@ type options struct {
 	httpAddr    string
 	allowRemote bool
 	origins     originList
+	maxMessage  int
+	eofWait     time.Duration
 	hot         Hot
 }
 
@@ -52,7 +54,10 @@ func Tool() *cli.Tool {
 		Summary: "serve the toolkit to agent harnesses over the Model Context Protocol",
 		Usage:   "rtch-mcp [--root DIR] [--http 127.0.0.1:PORT [--allow-remote]] [flags]",
 		Description: `Speaks MCP on standard input and output (one JSON-RPC message per line), or
-with --http ADDR the streamable HTTP transport at http://ADDR/mcp. --http binds
+with --http ADDR the streamable HTTP transport at http://ADDR/mcp. A malformed
+message, or one longer than --max-message, gets a JSON-RPC error naming its
+line and the session goes on; at the end of input the calls still running are
+answered (cancelled after --eof-wait) and the server exits. --http binds
 loopback addresses only (127.0.0.1, ::1, localhost) unless --allow-remote says
 otherwise: the tools read the whole root. A request whose Host is not
 loopback, or whose Origin names a web origin that is not loopback (nor one
@@ -76,6 +81,8 @@ rtch-mcp --root . --http 127.0.0.1:8765`,
 			fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
 			fs.BoolVar(&o.allowRemote, "allow-remote", false, "let --http bind an address other than loopback")
 			fs.Var(&o.origins, "allow-origin", "with --http, also accept requests from the web origin `URL` (scheme://host[:port]; repeatable); other origins than loopback get 403")
+			fs.IntVar(&o.maxMessage, "max-message", defaultMaxMessage, "refuse a message (a line on stdin, an HTTP body) longer than `BYTES` with a JSON-RPC error")
+			fs.DurationVar(&o.eofWait, "eof-wait", time.Minute, "at the end of input, wait up to `DURATION` for the calls still running, then cancel them")
 			o.hot.Register(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
@@ -88,6 +95,9 @@ func Main() int { return cli.Main(Tool()) }
 func run(ctx context.Context, env *cli.Env, o *options) error {
 	if len(env.Args) > 0 {
 		return cli.UsageHint("name the served directory with --root DIR", "unexpected argument %q", env.Args[0])
+	}
+	if o.maxMessage < 1 {
+		return cli.Usage("--max-message %d: not a positive number of bytes", o.maxMessage)
 	}
 	root, err := NewRoot(env.Path(o.root))
 	if err != nil {
@@ -109,9 +119,8 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if isTerminal(env.Stdin) {
 		env.Hintf("rtch-mcp speaks MCP (JSON-RPC) on stdin and stdout; register it with an MCP client, see docs/rtch-mcp.md")
 	}
-	l := newLedger()
-	t := &mcp.IOTransport{Reader: newDrainReader(ctx, env.Stdin, l), Writer: newReplyWriter(env.Stdout, l)}
-	err = srv.Run(ctx, t)
+	err = serveStdio(ctx, srv, env.Stdin, env.Stdout, stdioOptions{maxMessage: o.maxMessage, eofWait: o.eofWait,
+		warn: func(s string) { env.Warnf("%s", s) }})
 	if err != nil && ctx.Err() == nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		return cli.Failed(err)
 	}
@@ -218,7 +227,9 @@ func serveHTTP(ctx context.Context, env *cli.Env, srv *mcp.Server, o *options) e
 		return cli.Usage("--http %s: %v", o.httpAddr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{MaxRequestBodyBytes: int64(o.maxMessage)})
+	mux.Handle("/mcp", guardBodies(o.maxMessage, h))
 	hs := &http.Server{Handler: checkOrigin(o.origins, mux), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stderr, "rtch-mcp: serving http://%s/mcp\n", ln.Addr())
 	done := make(chan error, 1)

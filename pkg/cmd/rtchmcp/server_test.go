@@ -16,7 +16,7 @@ import (
 )
 
 // repo writes a small Go tree: the lane has something to find.
-func repo(t *testing.T) string {
+func repo(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
