@@ -152,3 +152,32 @@ func TestStaleOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestScratchLeavesNothing: a scratch file reads back what was written to
+// it, and no name of it is left in the directory, before or after release.
+func TestScratchLeavesNothing(t *testing.T) {
+	root := t.TempDir()
+	d, err := OpenDir(root, "ix", 0o700)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	f, release, err := d.Scratch("index")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt([]byte("entries"), 3); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 7)
+	if _, err := f.ReadAt(b, 3); err != nil || string(b) != "entries" {
+		t.Fatalf("read back %q, %v", b, err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(root, "ix")); len(ents) != 0 {
+		t.Fatalf("the scratch file has a name: %v", ents)
+	}
+	release()
+	if _, _, err := d.Scratch("../index"); err == nil {
+		t.Fatal("a scratch file outside the directory was created")
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"hash/crc32"
+	"io"
+	"math"
 	"slices"
 	"sync"
 	"unsafe"
@@ -46,95 +48,57 @@ type textOf func(f *File) []byte
 func wordText(f *File) []byte  { return f.Text }
 func namesText(f *File) []byte { return f.Names }
 
-// newDictionary is the dictionary of the entries about to be written
-// (table rows, their bytes, and for each the row it is copied from in the
-// old table, -1 for a new entry), of the entries' text of: the old
-// dictionary brought up to date when there is one, otherwise one built
-// from every entry.
-func (ix *Index) newDictionary(old *dictionary, table []entry, blobs [][]byte, oldRows []int, of textOf) *dictWriter {
-	if old != nil && slices.ContainsFunc(oldRows, func(r int) bool { return r >= 0 }) {
-		return ix.updateDictionary(old, table, blobs, oldRows, of)
+// newDictionary is the builder of the dictionary of the entries about to
+// be written, of their text of: rows, for each new row its row in the old
+// table (-1 for a new entry), and fresh the number of new rows. The old
+// dictionary brought up to date when there is one and few rows are new
+// (updating costs a pass over the old lists plus the new rows' words, which
+// it holds in memory); otherwise one built from every entry.
+func (ix *Index) newDictionary(old *dictionary, oldRows []int, fresh int, of textOf) dictBuilder {
+	if old != nil && fresh*8 <= len(oldRows) && slices.ContainsFunc(oldRows, func(r int) bool { return r >= 0 }) {
+		return &updateBuilder{ix: ix, old: old, oldRows: oldRows, of: of, fw: &freshWords{ids: map[string]int32{}}}
 	}
-	return buildDictionary(table, blobs, of)
+	return newFullBuilder(ix.scratch, of)
 }
 
 // posting is one (row, word number) of a posting list.
 type posting struct{ row, k int32 }
 
-// buildDictionary is the dictionary of every entry. A row whose bytes do
-// not decode has no words in it (it is read as missing anyway); each row's
-// phrase mask is set from its facts.
-func buildDictionary(table []entry, blobs [][]byte, of textOf) *dictWriter {
-	ids := map[string]int32{}
-	var words [][]byte
-	var seq []int32 // the word id of each (row, word number), row after row
-	rowStart := make([]int32, len(table)+1)
-	for i := range table {
-		rowStart[i] = int32(len(seq))
-		e := &table[i]
-		if !hasWords(e) {
-			continue
-		}
-		fl, err := decodeFile(blobs[i])
-		if err != nil {
-			continue
-		}
-		e.phrases = PhraseMask(fl.Phrases)
-		eachWord(of(fl), func(w []byte) {
-			key := unsafe.String(unsafe.SliceData(w), len(w)) // the bytes outlive the map
-			id, ok := ids[key]
-			if !ok {
-				id = int32(len(words))
-				ids[key] = id
-				words = append(words, w)
-			}
-			seq = append(seq, id)
-		})
-	}
-	rowStart[len(table)] = int32(len(seq))
-	// Group the postings by word (counting sort), rows ascending.
-	start := make([]int32, len(words)+1)
-	for _, id := range seq {
-		start[id+1]++
-	}
-	for k := 1; k < len(start); k++ {
-		start[k] += start[k-1]
-	}
-	posts := make([]posting, len(seq))
-	next := append([]int32(nil), start[:len(words)]...)
-	for row := range table {
-		for j := rowStart[row]; j < rowStart[row+1]; j++ {
-			id := seq[j]
-			posts[next[id]] = posting{int32(row), j - rowStart[row]}
-			next[id]++
-		}
-	}
-	dw := &dictWriter{}
-	for id, w := range words {
-		dw.add(w, posts[start[id]:start[id+1]])
-	}
-	return dw
-}
-
 // hasWords reports whether a row's entry is facts with words to index
 // (skip verdicts, unindexable and racy entries have none).
 func hasWords(e *entry) bool { return !e.skip && !e.unindex && !e.racy }
 
-// updateDictionary is the old dictionary d with the rows renumbered, the
-// lists of rows no longer copied dropped, the new rows' words added and
-// the words left in no entry removed: a pass over the old lists instead of
+// updateBuilder is the old dictionary with the rows renumbered, the lists
+// of rows no longer copied dropped, the new rows' words added and the
+// words left in no entry removed: a pass over the old lists instead of
 // hashing every word of every entry again.
-func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, oldRows []int, of textOf) *dictWriter {
-	newRow := make([]int32, len(ix.table))
+type updateBuilder struct {
+	ix      *Index
+	old     *dictionary
+	oldRows []int
+	of      textOf
+	fw      *freshWords
+}
+
+func (u *updateBuilder) wants(oldRow int) bool { return oldRow < 0 }
+
+func (u *updateBuilder) row(row int32, fl *File) { u.fw.add(row, u.of(fl)) }
+
+func (u *updateBuilder) close() {}
+
+func (u *updateBuilder) write(w *countWriter) (uint32, error) {
+	d := u.old
+	newRow := make([]int32, len(u.ix.table))
 	for i := range newRow {
 		newRow[i] = -1
 	}
-	for row, old := range oldRows {
+	for row, old := range u.oldRows {
 		if old >= 0 && old < len(newRow) {
 			newRow[old] = int32(row)
 		}
 	}
-	fw := newRowWords(table, blobs, oldRows, of)
+	fw := u.fw
+	fw.group()
 	// The old ids of the new rows' words.
 	oldOf := make([]int32, len(fw.words))
 	for i := range oldOf {
@@ -150,10 +114,10 @@ func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, 
 		}
 		id++
 	})
-	dw := &dictWriter{}
+	dw := &dictWriter{lists: newTape(u.ix.scratch)}
+	defer dw.lists.Close()
 	dw.text = make([]byte, 0, len(d.text)+len(fw.words)*8)
 	dw.ends = make([]byte, 0, len(d.ends)+4*len(fw.words))
-	dw.lists = make([]byte, 0, len(d.lists)+3*len(fw.posts))
 	var kept, merged []posting
 	id = 0
 	eachWord(d.text, func(w []byte) {
@@ -186,7 +150,7 @@ func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, 
 			dw.add(w, fw.of(int32(f)))
 		}
 	}
-	return dw
+	return dw.write(w)
 }
 
 // freshWords are the words of the new rows of a write, each with its
@@ -194,48 +158,44 @@ func (ix *Index) updateDictionary(d *dictionary, table []entry, blobs [][]byte, 
 type freshWords struct {
 	ids   map[string]int32
 	words [][]byte
+	all   []freshPosting
 	posts []posting // grouped by word, rows ascending
 	start []int32   // word f's postings are posts[start[f]:start[f+1]]
 }
 
-func newRowWords(table []entry, blobs [][]byte, oldRows []int, of textOf) *freshWords {
-	rw := &freshWords{ids: map[string]int32{}}
-	type wp struct {
-		f int32
-		p posting
-	}
-	var all []wp
-	for row := range table {
-		if oldRows[row] >= 0 || !hasWords(&table[row]) {
-			continue
+type freshPosting struct {
+	f int32
+	p posting
+}
+
+// add adds the words of a new row (text, whose bytes are the caller's).
+func (rw *freshWords) add(row int32, text []byte) {
+	k := int32(0)
+	eachWord(text, func(w []byte) {
+		f, ok := rw.ids[string(w)]
+		if !ok {
+			w = append([]byte(nil), w...)
+			f = int32(len(rw.words))
+			rw.ids[string(w)] = f
+			rw.words = append(rw.words, w)
 		}
-		fl, err := decodeFile(blobs[row])
-		if err != nil {
-			continue
-		}
-		k := int32(0)
-		eachWord(of(fl), func(w []byte) {
-			key := unsafe.String(unsafe.SliceData(w), len(w))
-			f, ok := rw.ids[key]
-			if !ok {
-				f = int32(len(rw.words))
-				rw.ids[key] = f
-				rw.words = append(rw.words, w)
-			}
-			all = append(all, wp{f, posting{int32(row), k}})
-			k++
-		})
-	}
-	slices.SortStableFunc(all, func(a, b wp) int { return int(a.f - b.f) })
+		rw.all = append(rw.all, freshPosting{f, posting{row, k}})
+		k++
+	})
+}
+
+// group sorts the postings by word, rows ascending within one.
+func (rw *freshWords) group() {
+	slices.SortStableFunc(rw.all, func(a, b freshPosting) int { return int(a.f - b.f) })
 	rw.start = make([]int32, len(rw.words)+1)
-	for _, x := range all {
+	for _, x := range rw.all {
 		rw.posts = append(rw.posts, x.p)
 		rw.start[x.f+1]++
 	}
 	for i := 1; i < len(rw.start); i++ {
 		rw.start[i] += rw.start[i-1]
 	}
-	return rw
+	rw.all = nil
 }
 
 func (rw *freshWords) of(f int32) []posting { return rw.posts[rw.start[f]:rw.start[f+1]] }
@@ -253,38 +213,62 @@ func mergeRows(out, a, b []posting) []posting {
 	return append(append(out, a...), b...)
 }
 
-// dictWriter lays out a dictionary word by word.
+// dictWriter lays out a dictionary word by word: the text and the lists'
+// ends in memory, the lists on a tape.
 type dictWriter struct {
-	n                 int
-	text, ends, lists []byte
+	n          int
+	text, ends []byte
+	lists      *tape
+	buf        []byte
 }
 
 // add appends a word and its postings (rows ascending).
 func (w *dictWriter) add(word []byte, posts []posting) {
-	w.text = append(append(w.text, word...), '\n')
+	b := w.buf[:0]
 	prev := int32(0)
 	for _, p := range posts {
-		w.lists = binary.AppendUvarint(w.lists, uint64(p.row-prev))
-		w.lists = binary.AppendUvarint(w.lists, uint64(p.k))
+		b = binary.AppendUvarint(b, uint64(p.row-prev))
+		b = binary.AppendUvarint(b, uint64(p.k))
 		prev = p.row
 	}
-	w.ends = binary.LittleEndian.AppendUint32(w.ends, uint32(len(w.lists)))
-	w.n++
+	w.buf = b
+	w.addList(word, b)
 }
 
 // addList appends a word and its encoded posting list as it is.
 func (w *dictWriter) addList(word, list []byte) {
 	w.text = append(append(w.text, word...), '\n')
-	w.lists = append(w.lists, list...)
-	w.ends = binary.LittleEndian.AppendUint32(w.ends, uint32(len(w.lists)))
+	w.lists.Write(list)
+	w.ends = binary.LittleEndian.AppendUint32(w.ends, uint32(w.lists.Len()))
 	w.n++
 }
 
-// parts are the dictionary section's bytes, in order.
-func (w *dictWriter) parts() [][]byte {
+// write writes the section: its head, the text, the ends, then the lists
+// from the tape.
+func (w *dictWriter) write(c *countWriter) (uint32, error) {
+	if w.lists.err != nil {
+		return 0, w.lists.err
+	}
+	if w.lists.Len() > math.MaxUint32 {
+		return 0, errDictTooLarge
+	}
 	head := binary.LittleEndian.AppendUint32(nil, uint32(w.n))
 	head = binary.LittleEndian.AppendUint32(head, uint32(len(w.text)))
-	return [][]byte{head, w.text, w.ends, w.lists}
+	crc := c.part(0, head)
+	crc = c.part(crc, w.text)
+	crc = c.part(crc, w.ends)
+	buf := make([]byte, 1<<20)
+	r := w.lists.reader()
+	for {
+		n, err := io.ReadFull(r, buf)
+		crc = c.part(crc, buf[:n])
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return crc, c.err
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
 }
 
 // eachWord calls fn for every word of a word text.

@@ -104,17 +104,21 @@ type entry struct {
 // disk (mapped), and the entries the run has read afresh, which Save
 // writes together with the unchanged old ones.
 type Index struct {
-	dir     string
-	anchor  string // dir is reached from here without a symlink (Where.anchor); "" means dir itself
-	inTree  bool   // dir is inside the tree (Where.Root)
-	root    string // the tree's root, recorded beside the index by Save
-	fp      [sha256.Size]byte
-	data    []byte // the mapped file, nil when there is none
-	unmap   func()
-	table   []entry // sorted by path
-	fresh   bool    // table is of this fingerprint
-	mu      sync.Mutex
-	puts    map[string]put
+	dir    string
+	anchor string // dir is reached from here without a symlink (Where.anchor); "" means dir itself
+	inTree bool   // dir is inside the tree (Where.Root)
+	root   string // the tree's root, recorded beside the index by Save
+	fp     [sha256.Size]byte
+	data   []byte   // the mapped file, nil when there is none
+	file   *os.File // the same file, to copy entries without mapping their pages (nil where there is no mmap)
+	unmap  func()
+	table  []entry // sorted by path
+	fresh  bool    // table is of this fingerprint
+	mu     sync.Mutex
+	puts   map[string]put
+	// spill holds the bytes of the puts' entries until Save copies them
+	// (under mu).
+	spill   *tape
 	changed bool
 	damage  bool // this run found a section damaged (Repair)
 	// words and names are the dictionary sections (of the entries' words
@@ -152,7 +156,9 @@ type put struct {
 	racy          bool
 	skip, unindex bool
 	phrases       uint64
-	blob, tally   []byte
+	tally         []byte
+	off, len      int64 // the entry's bytes on the spill
+	crc           uint32
 }
 
 // Fingerprint is what the stored facts depend on besides a file's bytes:
@@ -175,7 +181,7 @@ func Fingerprint(parts ...string) [sha256.Size]byte {
 func Open(dir string, fp [sha256.Size]byte) (ix *Index, warning string, err error) {
 	ix = &Index{dir: dir, fp: fp, puts: map[string]put{}, checks: newEntryChecks(0)}
 	p := filepath.Join(dir, fileName)
-	data, unmap, err := mapFile(p)
+	data, file, unmap, err := mapFile(p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		ix.changed = true
@@ -183,11 +189,11 @@ func Open(dir string, fp [sha256.Size]byte) (ix *Index, warning string, err erro
 	case err != nil:
 		return nil, "", fmt.Errorf("index %s: %v", p, err)
 	}
-	ix.data, ix.unmap = data, unmap
+	ix.data, ix.file, ix.unmap = data, file, unmap
 	sec, err := parse(data, fp)
 	if err != nil {
 		ix.Close()
-		ix.data, ix.unmap, ix.changed = nil, nil, true
+		ix.data, ix.file, ix.unmap, ix.changed = nil, nil, nil, true
 		return ix, fmt.Sprintf("index %s: %v: rebuilding it", p, err), nil
 	}
 	ix.table, ix.fresh = sec.table, sec.sameFP
@@ -211,12 +217,22 @@ func (ix *Index) damaged(what string) {
 	})
 }
 
-// Close unmaps the index; Files handed out before are invalid after it.
+// Close unmaps the index and drops what the run put and did not save;
+// Files handed out before are invalid after it.
 func (ix *Index) Close() {
-	if ix != nil && ix.unmap != nil {
+	if ix == nil {
+		return
+	}
+	if ix.unmap != nil {
 		ix.unmap()
 		ix.unmap = nil
 	}
+	ix.mu.Lock()
+	if ix.spill != nil {
+		ix.spill.Close()
+		ix.spill = nil
+	}
+	ix.mu.Unlock()
 }
 
 // Lookup returns the stored facts of f when they can be trusted: the entry
@@ -377,10 +393,18 @@ func (ix *Index) PutSkip(f walk.File, readStart time.Time, s walk.Skip) {
 	ix.put(f, readStart, true, encodeSkip(s))
 }
 
+// put records an entry, its bytes on the spill: a build holds no entry
+// in memory.
 func (ix *Index) put(f walk.File, readStart time.Time, skip bool, blob []byte) {
 	racy := f.Racy(readStart)
+	crc := crc32.Checksum(blob, castagnoli)
 	ix.mu.Lock()
-	ix.puts[f.Path] = put{size: f.Size, id: f.ID, racy: racy, skip: skip, blob: blob}
+	if ix.spill == nil {
+		ix.spill = newTape(ix.scratch)
+	}
+	off := ix.spill.Len()
+	ix.spill.Write(blob)
+	ix.puts[f.Path] = put{size: f.Size, id: f.ID, racy: racy, skip: skip, off: off, len: int64(len(blob)), crc: crc}
 	ix.changed = true
 	ix.mu.Unlock()
 }
@@ -442,9 +466,14 @@ func (ix *Index) reusable(f walk.File) int {
 }
 
 // write streams the new index through a temporary and renames it in: the
-// header, the entries (new ones, and old ones copied as they are), the
-// dictionary built from them, the table and the footer.
+// header, the entries (new ones from the spill, and old ones copied as they
+// are, read from the file rather than through the mapping, so their pages
+// are not the run's), the dictionaries built as the entries go by, the
+// table and the footer.
 func (ix *Index) write(d *atomicfile.Dir, files []walk.File) error {
+	if ix.spill != nil && ix.spill.err != nil {
+		return ix.spill.err
+	}
 	pf, err := d.Create(fileName, 0o600)
 	if err != nil {
 		return err
@@ -454,24 +483,55 @@ func (ix *Index) write(d *atomicfile.Dir, files []walk.File) error {
 	head := append([]byte(magic), binary.LittleEndian.AppendUint32(nil, Version)...)
 	head = append(head, ix.fp[:]...)
 	w.write(head)
-	var table []entry
-	var blobs [][]byte
-	var oldRows []int
-	for _, f := range files {
-		e, blob, oldRow, ok := ix.entryFor(f)
-		if !ok {
+	table, srcs, oldRows := ix.plan(files)
+	fresh := 0
+	for _, r := range oldRows {
+		if r < 0 {
+			fresh++
+		}
+	}
+	dicts := []dictBuilder{ix.newDictionary(ix.dict(), oldRows, fresh, wordText), ix.newDictionary(ix.nameDict(), oldRows, fresh, namesText)}
+	defer func() {
+		for _, d := range dicts {
+			d.close()
+		}
+	}()
+	var buf []byte
+	for row := range table {
+		e := &table[row]
+		if cap(buf) < int(e.len) {
+			buf = make([]byte, e.len)
+		}
+		blob := buf[:e.len]
+		if err := ix.readEntry(srcs[row], blob); err != nil {
+			return err
+		}
+		e.off = w.n
+		w.write(blob)
+		if !hasWords(e) || !dicts[0].wants(oldRows[row]) && !dicts[1].wants(oldRows[row]) {
 			continue
 		}
-		e.off, e.len = w.n, int64(len(blob))
-		w.write(blob)
-		table = append(table, e)
-		blobs = append(blobs, blob)
-		oldRows = append(oldRows, oldRow)
+		fl, err := decodeFile(blob)
+		if err != nil {
+			continue // no words of it in the dictionaries: it is read as missing anyway
+		}
+		e.phrases = PhraseMask(fl.Phrases)
+		for _, d := range dicts {
+			if d.wants(oldRows[row]) {
+				d.row(int32(row), fl)
+			}
+		}
 	}
 	dictOff := w.n
-	dictCRC := w.section(ix.newDictionary(ix.dict(), table, blobs, oldRows, wordText).parts())
+	dictCRC, err := dicts[0].write(w)
+	if err != nil {
+		return err
+	}
 	namesOff := w.n
-	namesCRC := w.section(ix.newDictionary(ix.nameDict(), table, blobs, oldRows, namesText).parts())
+	namesCRC, err := dicts[1].write(w)
+	if err != nil {
+		return err
+	}
 	tableOff := w.n
 	tb := encodeTable(table)
 	w.write(tb)
@@ -492,38 +552,69 @@ func (ix *Index) write(d *atomicfile.Dir, files []walk.File) error {
 	return pf.Commit()
 }
 
-// entryFor is f's row and bytes in the index being written: its new entry
-// (oldRow -1), or its old one copied as it is (oldRow its row in the old
-// table); ok is false when it has neither.
-func (ix *Index) entryFor(f walk.File) (e entry, blob []byte, oldRow int, ok bool) {
-	e = entry{path: f.Path}
-	if p, ok := ix.puts[f.Path]; ok {
-		e.size, e.id, e.racy, e.skip, e.unindex, e.phrases, e.tally, blob = p.size, p.id, p.racy, p.skip, p.unindex, p.phrases, p.tally, p.blob
-		e.crc = crc32.Checksum(blob, castagnoli)
-		return e, blob, -1, true
+// scratch is a scratch file in the index directory, made by the confined
+// writer, for a tape.
+func (ix *Index) scratch() (*os.File, func(), error) {
+	anchor := ix.anchor
+	if anchor == "" {
+		anchor = ix.dir
 	}
-	row := ix.reusable(f)
-	if row < 0 {
-		return e, nil, -1, false
+	d, err := openPrivate(anchor, ix.dir, ix.inTree)
+	if err != nil {
+		return nil, nil, err
 	}
-	e = ix.table[row]
-	return e, ix.data[e.off : e.off+e.len], row, true
+	defer d.Close()
+	return d.Scratch(fileName)
+}
+
+// source is where an entry's bytes are read from for a write: the spill
+// (a new entry) or the index file.
+type source struct {
+	spill bool
+	off   int64
+}
+
+// plan is the table of the index about to be written, where each row's
+// bytes come from, and the row each is copied from in the old table (-1
+// for a new entry).
+func (ix *Index) plan(files []walk.File) (table []entry, srcs []source, oldRows []int) {
+	for _, f := range files {
+		e := entry{path: f.Path}
+		if p, ok := ix.puts[f.Path]; ok {
+			e.size, e.id, e.racy, e.skip, e.unindex, e.phrases, e.tally = p.size, p.id, p.racy, p.skip, p.unindex, p.phrases, p.tally
+			e.len, e.crc = p.len, p.crc
+			table, srcs, oldRows = append(table, e), append(srcs, source{spill: true, off: p.off}), append(oldRows, -1)
+			continue
+		}
+		row := ix.reusable(f)
+		if row < 0 {
+			continue
+		}
+		table, srcs, oldRows = append(table, ix.table[row]), append(srcs, source{off: ix.table[row].off}), append(oldRows, row)
+	}
+	return table, srcs, oldRows
+}
+
+// readEntry reads an entry's bytes (len(b) of them) from src.
+func (ix *Index) readEntry(src source, b []byte) error {
+	switch {
+	case len(b) == 0:
+		return nil
+	case src.spill:
+		_, err := ix.spill.ReadAt(b, src.off)
+		return err
+	case ix.file != nil:
+		_, err := ix.file.ReadAt(b, src.off)
+		return err
+	}
+	copy(b, ix.data[src.off:])
+	return nil
 }
 
 type countWriter struct {
 	w   io.Writer
 	n   int64
 	err error
-}
-
-// section writes a section's parts and returns their CRC-32C.
-func (c *countWriter) section(parts [][]byte) uint32 {
-	crc := uint32(0)
-	for _, part := range parts {
-		crc = crc32.Update(crc, castagnoli, part)
-		c.write(part)
-	}
-	return crc
 }
 
 func (c *countWriter) write(b []byte) {

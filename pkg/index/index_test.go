@@ -350,6 +350,45 @@ func dictionaryAgrees(t *testing.T, ix *Index, files []walk.File, wm *match.Matc
 // edited file's old words dropped, new words added), and it answers as
 // the entries do.
 func TestDictionaryFollowsRewrites(t *testing.T) {
+	t.Run("in memory", followRewrites)
+	t.Run("on scratch files", func(t *testing.T) {
+		littleMemory(t)
+		followRewrites(t)
+	})
+}
+
+// littleMemory makes the tapes spill to scratch files after 64 bytes and
+// the full build lay its lists out 256 bytes at a time, for the test.
+func littleMemory(t *testing.T) {
+	mem, chunk := tapeMem, chunkBytes
+	t.Cleanup(func() { tapeMem, chunkBytes = mem, chunk })
+	tapeMem, chunkBytes = 64, 256
+}
+
+// TestBuildInLittleMemory: with the entries and postings on scratch files
+// and the lists laid out a few words at a time, Save writes the index it
+// writes in memory, byte for byte, and leaves no scratch file behind.
+func TestBuildInLittleMemory(t *testing.T) {
+	ix, _, _ := savedTree(t, nil, "strings", "bufio")
+	want, err := os.ReadFile(filepath.Join(ix.dir, fileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	littleMemory(t)
+	ix2, _, _ := savedTree(t, nil, "strings", "bufio")
+	got, err := os.ReadFile(filepath.Join(ix2.dir, fileName))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("the index built in little memory differs (%v): %d and %d bytes", err, len(got), len(want))
+	}
+	ents, _ := os.ReadDir(ix2.dir)
+	for _, e := range ents {
+		if e.Name() != fileName && e.Name() != lockName {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+func followRewrites(t *testing.T) {
 	ix, files, data := savedTree(t, nil, "strings", "bytes", "bufio")
 	wm := match.New([]string{"parse", "error", "buffer", "writer", "string", "reader", "zqxjunique", "len", "b"})
 	now := time.Now()

@@ -88,7 +88,7 @@ func (k *Keeper) view(c *kept, warn func(string)) *Index {
 	b.mu.Lock()
 	changed := b.changed
 	b.mu.Unlock()
-	v := &Index{dir: b.dir, anchor: b.anchor, inTree: b.inTree, root: b.root, fp: b.fp, data: b.data, table: b.table, fresh: b.fresh,
+	v := &Index{dir: b.dir, anchor: b.anchor, inTree: b.inTree, root: b.root, fp: b.fp, data: b.data, file: b.file, table: b.table, fresh: b.fresh,
 		puts: map[string]put{}, changed: changed, words: b.words, names: b.names, checks: b.checks, warn: warn}
 	v.unmap = func() {
 		k.mu.Lock()

@@ -191,10 +191,11 @@ func TestKeeperViewsShareADamagedEntry(t *testing.T) {
 // rewrite the index.
 func TestKeeperKnowsEveryField(t *testing.T) {
 	known := map[string]string{
-		"dir": "shared", "anchor": "shared", "inTree": "shared", "root": "shared", "fp": "shared", "data": "shared", "table": "shared", "fresh": "shared",
+		"dir": "shared", "anchor": "shared", "inTree": "shared", "root": "shared", "fp": "shared", "data": "shared",
+		"file": "shared (closed with the mapping)", "table": "shared", "fresh": "shared",
 		"words": "shared (decoded once by the base)", "names": "shared (decoded once by the base)",
 		"changed": "copied from the base", "damage": "the run's",
-		"unmap": "the view's release", "mu": "the run's", "puts": "the run's",
+		"unmap": "the view's release", "mu": "the run's", "puts": "the run's", "spill": "the run's (created by its first put)",
 		"checks": "shared (an entry is checked once per mapping)", "warn": "the run's", "warnOnce": "the run's",
 	}
 	typ := reflect.TypeOf(Index{})

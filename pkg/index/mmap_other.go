@@ -5,7 +5,7 @@ package index
 import "os"
 
 // mapFile reads path whole where there is no mmap.
-func mapFile(path string) ([]byte, func(), error) {
+func mapFile(path string) ([]byte, *os.File, func(), error) {
 	data, err := os.ReadFile(path)
-	return data, func() {}, err
+	return data, nil, func() {}, err
 }

@@ -7,24 +7,27 @@ import (
 	"syscall"
 )
 
-// mapFile maps path read-only. The mapping outlives a rename over the
-// path: a reader keeps the index it opened while a writer replaces it.
-func mapFile(path string) ([]byte, func(), error) {
+// mapFile maps path read-only and keeps it open, so that a write copies
+// entries from it with reads rather than through the mapping. The mapping
+// outlives a rename over the path: a reader keeps the index it opened
+// while a writer replaces it.
+func mapFile(path string) ([]byte, *os.File, func(), error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, err
+		f.Close()
+		return nil, nil, nil, err
 	}
 	if st.Size() == 0 {
-		return []byte{}, func() {}, nil
+		return []byte{}, f, func() { f.Close() }, nil
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, nil, err
+		f.Close()
+		return nil, nil, nil, err
 	}
-	return data, func() { syscall.Munmap(data) }, nil
+	return data, f, func() { syscall.Munmap(data); f.Close() }, nil
 }
