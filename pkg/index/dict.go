@@ -47,6 +47,7 @@ type textOf func(f *File) []byte
 
 func wordText(f *File) []byte  { return f.Text }
 func namesText(f *File) []byte { return f.Names }
+func sepsText(f *File) []byte  { return f.Seps }
 
 // newDictionary is the builder of the dictionary of the entries about to
 // be written, of their text of: rows, for each new row its row in the old
@@ -320,6 +321,9 @@ func (ix *Index) dict() *dictionary { return ix.section(ix.words) }
 // nameDict is the dictionary of the entries' names (Facts.Names).
 func (ix *Index) nameDict() *dictionary { return ix.section(ix.names) }
 
+// sepDict is the dictionary of the entries' separator runs (File.Seps).
+func (ix *Index) sepDict() *dictionary { return ix.section(ix.seps) }
+
 func parseDictionary(b []byte) (*dictionary, bool) {
 	if len(b) < 8 {
 		return nil, false
@@ -512,6 +516,7 @@ func (g rowWords) of(row int) []runWord {
 
 type runWord struct {
 	row, k, n int32 // n: the word's length
+	ok        bool  // the term may start or end in it (Pattern.wordOK)
 }
 
 // Candidates finds the entries that may hold one of the patterns. It
@@ -528,6 +533,10 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	}
 	fold := d.foldedText()
 	for pi, p := range pats {
+		if p.sep != "" {
+			ix.sepRows(p.sep, c.may)
+			continue
+		}
 		if p.any {
 			for i := range c.may {
 				c.may[i] = true
@@ -545,13 +554,14 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	return c
 }
 
-// runWords are the entries' words that can hold run i of p, by row.
+// runWords are the entries' words that can hold run i of p, by row, each
+// with whether the matcher's boundary rules let the term start or end in
+// it (Pattern.wordOK, on the dictionary's own spelling).
 func runWords(d *dictionary, p Pattern, i int, fold []byte, rows int) rowWords {
 	var ws []runWord
-	ids, lens := p.wordsFor(i, fold)
-	for j, id := range ids {
-		eachPosting(d.list(id), func(row, k int) {
-			ws = append(ws, runWord{int32(row), int32(k), lens[j]})
+	for _, w := range p.wordsFor(i, fold, d.text) {
+		eachPosting(d.list(w.k), func(row, k int) {
+			ws = append(ws, runWord{int32(row), int32(k), w.n, w.ok})
 		})
 	}
 	var g rowWords
@@ -564,24 +574,29 @@ func (c *Cands) May(row int) bool { return row >= 0 && row < len(c.may) && c.may
 
 // Holds is f.MayHold for the patterns, from the dictionary's words.
 func (c *Cands) Holds(f *File) bool {
-	if !c.May(f.entry) {
-		return false
-	}
+	return slices.ContainsFunc(c.Held(f, nil), func(h Held) bool { return h != HeldNo })
+}
+
+// Held appends to buf what f tells of each pattern's term (Held), from
+// the dictionary's words.
+func (c *Cands) Held(f *File, buf []Held) []Held {
 	for pi, p := range c.pats {
-		if p.any {
-			return true
+		if !c.May(f.entry) {
+			buf = append(buf, HeldNo)
+			continue
 		}
-		runs := make([][]wordAt, len(p.runs))
-		for i := range p.runs {
-			for _, w := range c.runs[pi][i].of(f.entry) {
-				runs[i] = append(runs[i], wordAt{int(w.k), w.n})
+		var runs [][]wordAt
+		if p.sep == "" && !p.any {
+			runs = make([][]wordAt, len(p.runs))
+			for i := range p.runs {
+				for _, w := range c.runs[pi][i].of(f.entry) {
+					runs[i] = append(runs[i], wordAt{int(w.k), w.n, w.ok})
+				}
 			}
 		}
-		if f.join(p, runs) {
-			return true
-		}
+		buf = append(buf, f.held(p, runs))
 	}
-	return false
+	return buf
 }
 
 // foldWords is text with ASCII upper case folded, in buf's array when it
@@ -621,72 +636,89 @@ func foldASCII8(w uint64) uint64 {
 	return w | upper>>2
 }
 
-// wordsFor is the numbers of the words of a folded word text that can
-// hold run i, ascending, and their lengths. It looks at each word once,
-// whatever the run: after a match it goes on after the word holding it
-// (a run of one byte matches a long word many times).
-func (p Pattern) wordsFor(i int, fold []byte) (ids []int, lens []int32) {
-	r := []byte(p.runs[i])
-	id, at := 0, 0 // word id starts at fold[at]
-	for at < len(fold) {
-		j := bytes.Index(fold[at:], r)
+// wordsFor is the words of a folded word text that can hold run i, in
+// order: their numbers, lengths and whether the term may start or end in
+// them by the matcher's rules (wordOK), asked of text, the same words in
+// their own case.
+func (p Pattern) wordsFor(i int, fold, text []byte) []wordAt {
+	var out []wordAt
+	linesWith(fold, []byte(p.runs[i]), func(id, at int, w []byte) {
+		if p.role(i, w) {
+			out = append(out, wordAt{id, int32(len(w)), p.wordOK(i, text[at:at+len(w)])})
+		}
+	})
+	return out
+}
+
+// linesWith calls fn, in order, with the number and bytes of every line of
+// text ('\n'-separated) that holds r. It looks at each line once, whatever
+// r: after a match it goes on after the line holding it (a run of one byte
+// matches a long word many times).
+func linesWith(text, r []byte, fn func(id, at int, line []byte)) {
+	id, at := 0, 0 // line id starts at text[at]
+	for at < len(text) {
+		j := bytes.Index(text[at:], r)
 		if j < 0 {
-			break
+			return
 		}
 		pos := at + j
-		if nl := bytes.LastIndexByte(fold[at:pos], '\n'); nl >= 0 {
-			id += bytes.Count(fold[at:at+nl+1], []byte{'\n'})
+		if nl := bytes.LastIndexByte(text[at:pos], '\n'); nl >= 0 {
+			id += bytes.Count(text[at:at+nl+1], []byte{'\n'})
 			at += nl + 1
 		}
-		we := pos + bytes.IndexByte(fold[pos:], '\n')
+		we := pos + bytes.IndexByte(text[pos:], '\n')
 		if we < pos {
-			we = len(fold)
+			we = len(text)
 		}
-		if p.role(i, fold[at:we]) {
-			ids = append(ids, id)
-			lens = append(lens, int32(we-at))
-		}
+		fn(id, at, text[at:we])
 		id, at = id+1, we+1
 	}
-	return ids, lens
+}
+
+// sepRows marks in rows (by table row) the entries one of whose separator
+// runs holds sep; all of them when the index has no usable separators
+// dictionary.
+func (ix *Index) sepRows(sep string, rows []bool) {
+	d := ix.sepDict()
+	if d == nil {
+		for i := range rows {
+			rows[i] = true
+		}
+		return
+	}
+	linesWith(d.text, []byte(sep), func(id, _ int, _ []byte) {
+		eachPosting(d.list(id), func(row, _ int) {
+			if row < len(rows) {
+				rows[row] = true
+			}
+		})
+	})
 }
 
 // NamesHeld reports, by table row, whether the entry's names (Facts.Names)
 // hold one of names; nil when the index has no usable names dictionary.
+// It looks at each name of the dictionary once, whatever the number of
+// names asked (a long issue text has a hundred terms).
 func (ix *Index) NamesHeld(names []string) []bool {
 	d := ix.nameDict()
 	if d == nil {
 		return nil
 	}
-	held := make([]bool, len(ix.table))
+	want := make(map[string]bool, len(names))
 	for _, n := range names {
-		id := d.find(n)
-		if id < 0 {
-			continue
-		}
-		eachPosting(d.list(id), func(row, _ int) {
-			if row < len(held) {
-				held[row] = true
-			}
-		})
+		want[n] = true
 	}
+	held := make([]bool, len(ix.table))
+	id := 0
+	eachWord(d.text, func(w []byte) {
+		if want[string(w)] {
+			eachPosting(d.list(id), func(row, _ int) {
+				if row < len(held) {
+					held[row] = true
+				}
+			})
+		}
+		id++
+	})
 	return held
-}
-
-// find is the number of word w in the dictionary, -1 when it has none
-// (its words are distinct).
-func (d *dictionary) find(w string) int {
-	needle := append([]byte(w), '\n')
-	for off := 0; off < len(d.text); {
-		j := bytes.Index(d.text[off:], needle)
-		if j < 0 {
-			return -1
-		}
-		at := off + j
-		if at == 0 || d.text[at-1] == '\n' {
-			return bytes.Count(d.text[:at], []byte{'\n'})
-		}
-		off = at + 1
-	}
-	return -1
 }

@@ -28,7 +28,11 @@ type Facts struct {
 	data  []byte
 	words [][2]int32 // distinct words (offset, length in data), in order of first occurrence
 	occs  []occRec   // every occurrence, in file order
-	t     *wordTable // the scratch words and occs live in, until Release
+	// seps are the distinct separator runs (Occ.Sep), in order of first
+	// occurrence.
+	seps [][2]int32
+	t    *wordTable // the scratch words and occs live in, until Release
+	st   *wordTable // the scratch the runs are numbered in
 }
 
 type occRec struct {
@@ -70,11 +74,17 @@ type Def struct {
 }
 
 // Occ is one occurrence of a word: its line (1-based), the column of its
-// first byte (0-based) and whether a key's ':' or '=' follows it (kept for
-// JSON, YAML and TOML files, fields.IsKeyAt).
+// first byte (0-based), whether a key's ':' or '=' follows it (kept for
+// JSON, YAML and TOML files, fields.IsKeyAt) and the separator run that
+// follows it: 1 + its number among the file's runs (File.Seps), 0 when the
+// word ends its line. A separator run is a maximal run of bytes that are
+// neither word bytes nor line breaks: between two words of a line it is
+// every byte that separates them, so a term's separators can be checked
+// without the file (Pattern).
 type Occ struct {
 	Line, Col int32
 	Key       bool
+	Sep       int32
 }
 
 // secretShaped is the length from which a word made of both letters and
@@ -96,9 +106,12 @@ func Extract(p string, data []byte, phrases *match.Matcher) (f *Facts, ok bool) 
 	isMD := ext == ".md" || ext == ".markdown" || ext == ".mdx"
 	isKeyed := ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml"
 	isCode := symbols.Lang(p) != ""
-	t := tables.Get().(*wordTable)
+	t, st := tables.Get().(*wordTable), tables.Get().(*wordTable)
 	t.reset(len(data))
-	f = &Facts{Summary: Summary{Bytes: int64(len(data))}, data: data, t: t, words: t.words[:0], occs: t.occs[:0]}
+	st.reset(len(data) / 4)
+	f = &Facts{Summary: Summary{Bytes: int64(len(data))}, data: data, t: t, st: st, words: t.words[:0], occs: t.occs[:0], seps: st.words[:0]}
+	var one [256]int32 // the run id + 1 of each one-byte run, the most of them
+	wordEnd := -1      // where the last word ended
 	line, ls := 1, 0
 	endLine := func(le int) {
 		l := data[ls:le]
@@ -129,9 +142,22 @@ func Extract(p string, data []byte, phrases *match.Matcher) (f *Facts, ok bool) 
 			}
 			id := t.id(data, i, j, &f.words)
 			f.occs = append(f.occs, occRec{id, Occ{Line: int32(line), Col: int32(i - ls), Key: isKeyed && fields.IsKeyAt(data, j)}})
-			i = j
+			i, wordEnd = j, j
 		default:
-			i++
+			j := i + 1
+			for j < len(data) && !wordByte(data[j]) && data[j] != '\n' && data[j] != '\r' {
+				j++
+			}
+			var id int32
+			if j == i+1 && one[c] != 0 {
+				id = one[c] - 1
+			} else if id = st.id(data, i, j, &f.seps); j == i+1 {
+				one[c] = id + 1
+			}
+			if wordEnd == i {
+				f.occs[len(f.occs)-1].o.Sep = id + 1
+			}
+			i = j
 		}
 	}
 	if ls < len(data) {
@@ -158,6 +184,11 @@ func (f *Facts) Release() {
 		f.t.words, f.t.occs = f.words[:0], f.occs[:0]
 		tables.Put(f.t)
 		f.t = nil
+	}
+	if f.st != nil {
+		f.st.words = f.seps[:0]
+		tables.Put(f.st)
+		f.st = nil
 	}
 }
 
@@ -369,6 +400,14 @@ func (f *Facts) Encode() []byte {
 	for _, name := range f.Names {
 		b = append(append(b, name...), '\n')
 	}
+	ns := 0
+	for _, r := range f.seps {
+		ns += int(r[1]) + 1
+	}
+	b = binary.AppendUvarint(b, uint64(ns))
+	for _, r := range f.seps {
+		b = append(append(b, f.data[r[0]:r[0]+r[1]]...), '\n')
+	}
 	b = binary.AppendUvarint(b, uint64(len(f.words)))
 	b = binary.AppendUvarint(b, uint64(n))
 	for _, w := range f.words {
@@ -407,6 +446,7 @@ func (f *Facts) Encode() []byte {
 		for _, o := range byWord[start[k]:start[k+1]] {
 			lists = binary.AppendUvarint(lists, uint64(o.Line-prev))
 			lists = binary.AppendUvarint(lists, uint64(o.Col)<<1|uint64(boolBit(o.Key)))
+			lists = binary.AppendUvarint(lists, uint64(o.Sep))
 			prev = o.Line
 		}
 		ends = binary.LittleEndian.AppendUint32(ends, uint32(len(lists)))

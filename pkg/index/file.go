@@ -30,6 +30,9 @@ type File struct {
 	Text []byte
 	// Names is the text of Facts.Names, each followed by '\n'.
 	Names []byte
+	// Seps are the file's distinct separator runs (Occ.Sep), each followed
+	// by '\n', in order of first occurrence.
+	Seps  []byte
 	nword int
 	entry int // the table row it was read from (Lookup), -1 otherwise
 	ends  []byte
@@ -64,6 +67,7 @@ func decodeFile(b []byte) (*File, error) {
 	}
 	f.Shape = d.bytes(d.count())
 	f.Names = d.bytes(d.count())
+	f.Seps = d.bytes(d.count())
 	f.nword = d.count()
 	f.Text = d.bytes(d.count())
 	f.ends = d.bytes(4 * f.nword)
@@ -87,7 +91,7 @@ func DecodeOccs(list []byte, buf []Occ) []Occ {
 	for len(od.b) > 0 && od.err == nil {
 		line += int32(od.uv())
 		v := od.uv()
-		buf = append(buf, Occ{Line: line, Col: int32(v >> 1), Key: v&1 != 0})
+		buf = append(buf, Occ{Line: line, Col: int32(v >> 1), Key: v&1 != 0, Sep: int32(od.uv())})
 	}
 	return buf
 }

@@ -45,6 +45,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -55,7 +56,7 @@ import (
 )
 
 // Version is the format version; an index of another version is rebuilt.
-const Version = 4
+const Version = 5
 
 const (
 	magic     = "RTCHIDX\x00"
@@ -63,7 +64,7 @@ const (
 	fileName  = "index"
 	lockName  = "lock"
 	headerLen = len(magic) + 4 + sha256.Size
-	footerLen = 8 + 8 + 8 + 8 + 4 + 4 + 4 + len(footMagic)
+	footerLen = 5*8 + 4*4 + len(footMagic)
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -124,7 +125,7 @@ type Index struct {
 	// words and names are the dictionary sections (of the entries' words
 	// and of their names), each checked by its first use; nil without an
 	// index file.
-	words, names *dictSection
+	words, names, seps *dictSection
 	// checks remembers which entries passed or failed their checksum in
 	// this mapping (shared by a Keeper's views, so an entry is checked
 	// once per mapping, not once per run); warn, when set, is told once of
@@ -199,6 +200,7 @@ func Open(dir string, fp [sha256.Size]byte) (ix *Index, warning string, err erro
 	ix.table, ix.fresh = sec.table, sec.sameFP
 	ix.words = &dictSection{what: "the dictionary", b: sec.dict, crc: sec.dictCRC}
 	ix.names = &dictSection{what: "the names dictionary", b: sec.names, crc: sec.namesCRC}
+	ix.seps = &dictSection{what: "the separators dictionary", b: sec.seps, crc: sec.sepsCRC}
 	ix.changed = !sec.sameFP
 	ix.checks = newEntryChecks(len(ix.table))
 	return ix, "", nil
@@ -490,7 +492,8 @@ func (ix *Index) write(d *atomicfile.Dir, files []walk.File) error {
 			fresh++
 		}
 	}
-	dicts := []dictBuilder{ix.newDictionary(ix.dict(), oldRows, fresh, wordText), ix.newDictionary(ix.nameDict(), oldRows, fresh, namesText)}
+	dicts := []dictBuilder{ix.newDictionary(ix.dict(), oldRows, fresh, wordText), ix.newDictionary(ix.nameDict(), oldRows, fresh, namesText),
+		ix.newDictionary(ix.sepDict(), oldRows, fresh, sepsText)}
 	defer func() {
 		for _, d := range dicts {
 			d.close()
@@ -508,7 +511,7 @@ func (ix *Index) write(d *atomicfile.Dir, files []walk.File) error {
 		}
 		e.off = w.n
 		w.write(blob)
-		if !hasWords(e) || !dicts[0].wants(oldRows[row]) && !dicts[1].wants(oldRows[row]) {
+		if !hasWords(e) || !slices.ContainsFunc(dicts, func(d dictBuilder) bool { return d.wants(oldRows[row]) }) {
 			continue
 		}
 		fl, err := decodeFile(blob)
@@ -522,26 +525,26 @@ func (ix *Index) write(d *atomicfile.Dir, files []walk.File) error {
 			}
 		}
 	}
-	dictOff := w.n
-	dictCRC, err := dicts[0].write(w)
-	if err != nil {
-		return err
-	}
-	namesOff := w.n
-	namesCRC, err := dicts[1].write(w)
-	if err != nil {
-		return err
+	var offs [3]int64
+	var crcs [3]uint32
+	for i, d := range dicts {
+		offs[i] = w.n
+		if crcs[i], err = d.write(w); err != nil {
+			return err
+		}
 	}
 	tableOff := w.n
 	tb := encodeTable(table)
 	w.write(tb)
 	foot := binary.LittleEndian.AppendUint64(nil, uint64(tableOff))
 	foot = binary.LittleEndian.AppendUint64(foot, uint64(len(table)))
-	foot = binary.LittleEndian.AppendUint64(foot, uint64(dictOff))
-	foot = binary.LittleEndian.AppendUint64(foot, uint64(namesOff))
+	for _, off := range offs {
+		foot = binary.LittleEndian.AppendUint64(foot, uint64(off))
+	}
 	foot = binary.LittleEndian.AppendUint32(foot, tableCRC(head, tb, foot))
-	foot = binary.LittleEndian.AppendUint32(foot, dictCRC)
-	foot = binary.LittleEndian.AppendUint32(foot, namesCRC)
+	for _, crc := range crcs {
+		foot = binary.LittleEndian.AppendUint32(foot, crc)
+	}
 	w.write(append(foot, footMagic...))
 	if w.err == nil {
 		w.err = w.w.(*bufio.Writer).Flush()
@@ -670,7 +673,9 @@ type sections struct {
 	table             []entry
 	sameFP            bool
 	dict, names       []byte
+	seps              []byte
 	dictCRC, namesCRC uint32
+	sepsCRC           uint32
 }
 
 // parse checks an index file's header, footer and table and reads the
@@ -688,12 +693,12 @@ func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
 		return sec, errors.New("truncated (no footer)")
 	}
 	le := binary.LittleEndian
-	tableOff, n, dictOff, namesOff := le.Uint64(foot), le.Uint64(foot[8:]), le.Uint64(foot[16:]), le.Uint64(foot[24:])
-	if dictOff < uint64(headerLen) || namesOff < dictOff || tableOff < namesOff || tableOff > uint64(len(data)-footerLen) {
+	tableOff, n, dictOff, namesOff, sepsOff := le.Uint64(foot), le.Uint64(foot[8:]), le.Uint64(foot[16:]), le.Uint64(foot[24:]), le.Uint64(foot[32:])
+	if dictOff < uint64(headerLen) || namesOff < dictOff || sepsOff < namesOff || tableOff < sepsOff || tableOff > uint64(len(data)-footerLen) {
 		return sec, errors.New("bad section offsets (corrupt)")
 	}
 	tb := data[tableOff : len(data)-footerLen]
-	if tableCRC(data[:headerLen], tb, foot[:32]) != le.Uint32(foot[32:]) {
+	if tableCRC(data[:headerLen], tb, foot[:40]) != le.Uint32(foot[40:]) {
 		return sec, errors.New("checksum mismatch in the table (corrupt)")
 	}
 	d := decoder{b: tb}
@@ -722,7 +727,8 @@ func parse(data []byte, fp [sha256.Size]byte) (sections, error) {
 		return sec, fmt.Errorf("table: %v (corrupt)", d.err)
 	}
 	sec.sameFP = bytes.Equal(data[len(magic)+4:headerLen], fp[:])
-	sec.dict, sec.dictCRC = data[dictOff:namesOff], le.Uint32(foot[36:])
-	sec.names, sec.namesCRC = data[namesOff:tableOff], le.Uint32(foot[40:])
+	sec.dict, sec.dictCRC = data[dictOff:namesOff], le.Uint32(foot[44:])
+	sec.names, sec.namesCRC = data[namesOff:sepsOff], le.Uint32(foot[48:])
+	sec.seps, sec.sepsCRC = data[sepsOff:tableOff], le.Uint32(foot[52:])
 	return sec, nil
 }

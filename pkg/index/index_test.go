@@ -114,15 +114,31 @@ func TestLineFacts(t *testing.T) {
 func TestPatternMayHold(t *testing.T) {
 	f, _ := Extract("x.go", []byte("see go.mod and readme\nthe go\nmod line\nfoo-bar.baz\n"), nil)
 	fl, _ := decodeFile(f.Encode())
-	cases := map[string]bool{"go.mod": true, "go/mod": true, "readme.vendor": false, "foo-bar.baz": true,
-		"bar.baz": true, "oo-bar": true, "the.mod": false, "line.foo": false, "--mod": true, "readme.": true,
-		// the separators' bytes are not kept: "the go" may be "the.go"
-		"the.go": true}
+	cases := map[string]bool{"go.mod": true, "go/mod": false, "readme.vendor": false, "foo-bar.baz": true,
+		"bar.baz": true,
+		// the matcher's boundary rules: "oo" does not start a word in "foo"
+		"oo-bar": false, "the.mod": false, "line.foo": false, "--mod": false, "-bar": true,
+		// the separator after a word is kept, the one before it is not:
+		// a run of the file ends with "-", "bar" starts a word
+		"-mod": true,
+		// "readme" ends its line: no run after it starts with "."
+		"readme.": false, "readme,": false, "foo-": true,
+		"the.go": false, "the go": true, " go": true, ".": true, "-.": false, "(": false}
 	for term, want := range cases {
 		got, _ := fl.MayHold([]Pattern{NewPattern(term)}, nil)
 		if got != want {
 			t.Errorf("MayHold(%q) = %v, want %v", term, got, want)
 		}
+	}
+	// A compound's other spellings: content-type is matched in
+	// CONTENT_TYPE, whose separator is not the term's.
+	g, _ := Extract("x.go", []byte("env := \"CONTENT_TYPE\"\n"), nil)
+	gl, _ := decodeFile(g.Encode())
+	if own, _ := gl.MayHold([]Pattern{NewPattern("content-type")}, nil); own {
+		t.Error("the term's own pattern holds another separator")
+	}
+	if all, _ := gl.MayHold(Patterns("content-type"), nil); !all {
+		t.Error("Patterns leaves out the spelling content_type")
 	}
 }
 
@@ -444,9 +460,10 @@ func TestDamagedSectionsAreFoundWhenUsed(t *testing.T) {
 	}
 	foot := good[len(good)-footerLen:]
 	dictOff, namesOff := int64(binary.LittleEndian.Uint64(foot[16:])), int64(binary.LittleEndian.Uint64(foot[24:]))
+	sepsOff := int64(binary.LittleEndian.Uint64(foot[32:]))
 	victim := ix.table[len(ix.table)/2]
-	cases := map[string]int64{"dictionary": (dictOff + namesOff) / 2, "names dictionary": (namesOff + ixTableOff(good)) / 2,
-		"entry": victim.off + victim.len/2}
+	cases := map[string]int64{"dictionary": (dictOff + namesOff) / 2, "names dictionary": (namesOff + sepsOff) / 2,
+		"separators dictionary": (sepsOff + ixTableOff(good)) / 2, "entry": victim.off + victim.len/2}
 	for name, at := range cases {
 		b := append([]byte(nil), good...)
 		b[at] ^= 0x55
@@ -472,6 +489,13 @@ func TestDamagedSectionsAreFoundWhenUsed(t *testing.T) {
 			}
 			if dix.Words(m) == nil {
 				t.Fatal("a damaged names dictionary took the words' with it")
+			}
+		case "separators dictionary":
+			// Every entry may hold a separator term: each is decoded and
+			// asked (Holds) instead of trusting the damaged section.
+			c := dix.Candidates([]Pattern{NewPattern("%#@!")})
+			if c == nil || !c.May(0) || !c.May(len(dix.table)-1) {
+				t.Fatal("a damaged separators dictionary was used")
 			}
 		case "entry":
 			vf := files[slices.IndexFunc(files, func(f walk.File) bool { return f.Path == victim.path })]

@@ -58,6 +58,7 @@ func (k *Keeper) OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(s
 		// damaged one marks the base changed, so each view's Save repairs it.
 		ix.dict()
 		ix.nameDict()
+		ix.sepDict()
 		cur = &kept{fp: fp, file: st, base: ix}
 		if k.held == nil {
 			k.held = map[string]*kept{}
@@ -89,7 +90,7 @@ func (k *Keeper) view(c *kept, warn func(string)) *Index {
 	changed := b.changed
 	b.mu.Unlock()
 	v := &Index{dir: b.dir, anchor: b.anchor, inTree: b.inTree, root: b.root, fp: b.fp, data: b.data, file: b.file, table: b.table, fresh: b.fresh,
-		puts: map[string]put{}, changed: changed, words: b.words, names: b.names, checks: b.checks, warn: warn}
+		puts: map[string]put{}, changed: changed, words: b.words, names: b.names, seps: b.seps, checks: b.checks, warn: warn}
 	v.unmap = func() {
 		k.mu.Lock()
 		defer k.mu.Unlock()

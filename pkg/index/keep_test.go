@@ -193,7 +193,7 @@ func TestKeeperKnowsEveryField(t *testing.T) {
 	known := map[string]string{
 		"dir": "shared", "anchor": "shared", "inTree": "shared", "root": "shared", "fp": "shared", "data": "shared",
 		"file": "shared (closed with the mapping)", "table": "shared", "fresh": "shared",
-		"words": "shared (decoded once by the base)", "names": "shared (decoded once by the base)",
+		"words": "shared (decoded once by the base)", "names": "shared (decoded once by the base)", "seps": "shared (decoded once by the base)",
 		"changed": "copied from the base", "damage": "the run's",
 		"unmap": "the view's release", "mu": "the run's", "puts": "the run's", "spill": "the run's (created by its first put)",
 		"checks": "shared (an entry is checked once per mapping)", "warn": "the run's", "warnOnce": "the run's",

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rtch/rtch/pkg/match"
 )
 
 // TestWordsForAsEachWord compares wordsFor with asking role of every word
@@ -36,7 +38,11 @@ func TestWordsForAsEachWord(t *testing.T) {
 		for _, term := range terms {
 			p := NewPattern(term)
 			for i := range p.runs {
-				ids, lens := p.wordsFor(i, text)
+				var ids []int
+				var lens []int32
+				for _, w := range p.wordsFor(i, text, text) {
+					ids, lens = append(ids, w.k), append(lens, w.n)
+				}
 				var wantIDs []int
 				var wantLens []int32
 				for k, w := range words {
@@ -62,6 +68,68 @@ func BenchmarkWordsForLongWords(b *testing.B) {
 	p := NewPattern("1.5")
 	b.SetBytes(int64(buf.Len()))
 	for b.Loop() {
-		p.wordsFor(0, buf.Bytes())
+		p.wordsFor(0, buf.Bytes(), buf.Bytes())
+	}
+}
+
+// TestPatternsNeverMissAMatch: on GOROOT packages, a file in which the
+// matcher finds a term that is not made of word bytes alone, spelled as it
+// is, is always one
+// the term's pattern may be held by (from the entry and from the
+// dictionaries), so reading the files it names loses no match; and the
+// separators kept make the patterns tight: of the files "1.5" may be held
+// by, most hold it.
+func TestPatternsNeverMissAMatch(t *testing.T) {
+	ix, files, data := savedTree(t, nil, "strings", "strconv", "time", "net/url", "encoding/json", "net/http/cgi", "net/textproto")
+	terms := []string{"1.5", "go.mod", "net/http", "a.b", "x-y", "content-type", "func-name", "read_line", "keep-alive", ": %v", "%v", "(x)", "fmt.sprintf(", ")", ", ",
+		"time.second", "content-type", "0x1p-2", "r.url.query", "/api/v1", "\"%s\"", "1,5", "--", "//", "-1",
+		"err != nil", "[]byte(", "!= nil {", "} else {", "\t\t", ": \\", "{\\", ".5", "1.", "_test", "t.run(", "\"\"",
+		"ns/op", "http://", "e-9", "+0000"}
+	var pats []Pattern
+	for _, term := range terms {
+		pats = append(pats, Patterns(match.Fold(term))...)
+	}
+	cands := ix.Candidates(pats)
+	may, holds := make([]int, len(terms)), make([]int, len(terms))
+	for _, f := range files {
+		fl, ok := ix.Lookup(f)
+		if !ok {
+			t.Fatalf("%s: not answered for", f.Path)
+		}
+		for i, term := range terms {
+			// Spellings made of word bytes (a compound's variant: "x-y" is
+			// also xY) are answered by the dictionary's word matches.
+			found := false
+			match.New([]string{match.Fold(term)}).Scan(data[f.Path], func(_, s, e int) bool {
+				found = !Simple(match.Fold(string(data[f.Path][s:e])))
+				return !found
+			})
+			ps := Patterns(match.Fold(term))
+			m, _ := fl.MayHold(ps, nil)
+			single := ix.Candidates(ps)
+			if found && (!m || !single.May(fl.entry) || !single.Holds(fl)) {
+				t.Fatalf("%s holds %q, but its pattern says it cannot (entry %v, dictionary %v/%v)", f.Path, term, m, single.May(fl.entry), single.Holds(fl))
+			}
+			// HeldYes is certain: the scout takes it for the term's
+			// presence without reading the file.
+			if held := single.Held(fl, nil); !found && slices.Contains(held, HeldYes) {
+				t.Fatalf("%s does not hold %q, but its pattern says it does (%v)", f.Path, term, held)
+			}
+			if m {
+				may[i]++
+			}
+			if found {
+				holds[i]++
+			}
+		}
+		if any, _ := fl.MayHold(pats, nil); any != cands.Holds(fl) {
+			t.Fatalf("%s: the dictionary's candidates and the entry disagree on the terms together", f.Path)
+		}
+	}
+	for i, term := range terms {
+		t.Logf("%-14q held by %4d files, may be by %4d", term, holds[i], may[i])
+	}
+	if i := slices.Index(terms, "1.5"); may[i] > 2*holds[i] {
+		t.Errorf("\"1.5\" may be held by %d files, %d hold it: the separators are not checked", may[i], holds[i])
 	}
 }

@@ -129,24 +129,44 @@ func Simple(term string) bool {
 	return true
 }
 
-// A Pattern is what the words can tell of a term that is not made of word
-// bytes alone (a path, a dotted name, a phrase the caller did not index):
-// its runs of word bytes, each of which must be a whole word, a word's
-// start or a word's end, found in that order on one line with the term's
-// separators' widths between them. A file without such a sequence cannot
-// hold the term; one with it may (the separators' bytes are not stored),
-// and is read.
+// A Pattern is what the words and separator runs can tell of a term that
+// is not made of word bytes alone (a path, a dotted name, a phrase the
+// caller did not index): its runs of word bytes, each of which must be a
+// whole word, a word's start or a word's end, found in that order on one
+// line with the term's separators between them: the run after a word is
+// every byte between it and the next word (Occ.Sep), so it must be the
+// separator exactly; the term's leading separator must end a run of the
+// file and its trailing one start one. A file without such a sequence
+// cannot hold the term; one with it may (the matcher's boundary rules at
+// the term's ends are not checked), and is read. A term of separator
+// bytes alone is held by exactly the files one of whose runs holds it.
 type Pattern struct {
 	runs         []string
-	starts, ends []bool // the run must start / end its word
-	gaps         []int  // bytes between run i and run i+1
-	any, unsplit bool   // any: every file may hold it
+	starts, ends []bool   // the run must start / end its word
+	gaps         []string // the separator between run i and run i+1
+	lead, trail  string   // the separators before the first run and after the last
+	sep          string   // the term, when it is made of separator bytes alone
+	any          bool     // every file may hold it
+}
+
+// Patterns are the patterns of a folded term that is not made of word
+// bytes alone: its own and those of its other spellings that are not
+// either (match.Variants: "content-type" is also content_type, which the
+// words do not answer for, and contenttype, which they do).
+func Patterns(term string) []Pattern {
+	out := []Pattern{NewPattern(term)}
+	for _, v := range match.Variants(term) {
+		if !Simple(v) {
+			out = append(out, NewPattern(v))
+		}
+	}
+	return out
 }
 
 // NewPattern is the pattern of a folded term.
 func NewPattern(term string) Pattern {
 	var p Pattern
-	if strings.ContainsAny(term, "\n\r") {
+	if term == "" || strings.ContainsAny(term, "\n\r") {
 		return Pattern{any: true}
 	}
 	i := 0
@@ -155,8 +175,10 @@ func NewPattern(term string) Pattern {
 		for j < len(term) && !wordByte(term[j]) {
 			j++
 		}
-		if len(p.runs) > 0 {
-			p.gaps = append(p.gaps, j-i)
+		if len(p.runs) == 0 {
+			p.lead = term[i:j]
+		} else {
+			p.gaps = append(p.gaps, term[i:j])
 		}
 		if j == len(term) {
 			break
@@ -170,11 +192,11 @@ func NewPattern(term string) Pattern {
 		p.ends = append(p.ends, k < len(term))
 		i = k
 	}
-	if len(p.runs) == 0 {
-		p.any = true
-	}
-	if len(p.gaps) >= len(p.runs) && len(p.gaps) > 0 {
-		p.gaps = p.gaps[:len(p.runs)-1] // a trailing separator is no gap
+	switch {
+	case len(p.runs) == 0:
+		return Pattern{sep: term}
+	case len(p.gaps) == len(p.runs):
+		p.trail, p.gaps = p.gaps[len(p.gaps)-1], p.gaps[:len(p.gaps)-1]
 	}
 	return p
 }
@@ -204,55 +226,148 @@ func (f *File) MayHold(pats []Pattern, fold []byte) (bool, []byte) {
 	}
 	fold = foldWords(fold, f.Text)
 	for _, p := range pats {
-		if p.any || f.holds(p, fold) {
+		if f.holds(p, fold) != HeldNo {
 			return true, fold
 		}
 	}
 	return false, fold
 }
 
+// Held is what an entry tells of a term (Pattern) a file may hold.
+type Held uint8
+
+const (
+	// HeldNo: the file does not hold the term.
+	HeldNo Held = iota
+	// HeldYes: it does: a match of the matcher's starts and ends there.
+	HeldYes
+	// HeldMaybe: it may; only its bytes tell (the term opens with a
+	// separator, which would have to end the run before a word, or holds
+	// a line break).
+	HeldMaybe
+)
+
 // holds finds the words that can hold each of p's runs in the folded word
 // text and joins their places.
-func (f *File) holds(p Pattern, fold []byte) bool {
-	for _, r := range p.runs {
-		if !bytes.Contains(fold, []byte(r)) {
-			return false
-		}
+func (f *File) holds(p Pattern, fold []byte) Held {
+	if p.sep != "" || p.any {
+		return f.held(p, nil)
 	}
 	runs := make([][]wordAt, len(p.runs))
 	for i := range p.runs {
-		ids, lens := p.wordsFor(i, fold)
-		for j, k := range ids {
-			runs[i] = append(runs[i], wordAt{k, lens[j]})
+		if !bytes.Contains(fold, []byte(p.runs[i])) {
+			return HeldNo
 		}
+		runs[i] = p.wordsFor(i, fold, f.Text)
 	}
-	return f.join(p, runs)
+	return f.held(p, runs)
 }
 
-// wordAt is word k of an entry, n bytes long.
+// held is what f tells of p, given the words that can hold each run
+// (runs[i], word numbers ascending).
+func (f *File) held(p Pattern, runs [][]wordAt) Held {
+	switch {
+	case p.any:
+		return HeldMaybe
+	case p.sep != "":
+		if bytes.Contains(f.Seps, []byte(p.sep)) {
+			return HeldYes
+		}
+		return HeldNo
+	case p.lead != "":
+		if f.join(p, runs, false) {
+			return HeldMaybe
+		}
+		return HeldNo
+	case f.join(p, runs, true):
+		return HeldYes
+	}
+	return HeldNo
+}
+
+// wordOK reports whether the matcher's boundary rules let p's term start
+// in word w (its own case) when i is its first run, and end in it when i
+// is its last; a run that starts or ends at a separator has nothing to
+// check there.
+func (p Pattern) wordOK(i int, w []byte) bool {
+	r := p.runs[i]
+	if i == 0 && !p.starts[0] && !match.StartsWord(w, len(w)-len(r)) {
+		return false
+	}
+	return i < len(p.runs)-1 || p.ends[i] || match.EndsWord(w, len(r))
+}
+
+// sepNumber is 1 + the number of run r among f's separator runs (its
+// Occ.Sep), 0 when f has none such.
+func (f *File) sepNumber(r string) int32 {
+	n := int32(1)
+	found := int32(0)
+	eachWord(f.Seps, func(w []byte) {
+		if found == 0 && string(w) == r {
+			found = n
+		}
+		n++
+	})
+	return found
+}
+
+// sepsAround reports whether f has the runs p's leading separator can
+// end and its trailing one can start.
+func (f *File) sepsAround(p Pattern) bool {
+	ok := func(s string, has func(w, s []byte) bool) bool {
+		if s == "" {
+			return true
+		}
+		found := false
+		eachWord(f.Seps, func(w []byte) { found = found || has(w, []byte(s)) })
+		return found
+	}
+	return ok(p.lead, bytes.HasSuffix) && ok(p.trail, bytes.HasPrefix)
+}
+
+// wordAt is word k of an entry, n bytes long; ok when the term may start
+// or end in it (Pattern.wordOK).
 type wordAt struct {
-	k int
-	n int32
+	k  int
+	n  int32
+	ok bool
 }
 
 // join reports whether the words that can hold each run (runs[i], word
-// numbers ascending) occur in order on one line at the pattern's gaps.
-func (f *File) join(p Pattern, runs [][]wordAt) bool {
+// numbers ascending) occur in order on one line, each but the last
+// followed by the pattern's separator to the next. exact also asks that
+// the term may start in the first word and end in the last (wordOK) and
+// that the run after the last starts with the trailing separator: then a
+// chain is a match.
+func (f *File) join(p Pattern, runs [][]wordAt, exact bool) bool {
 	for _, ws := range runs {
 		if len(ws) == 0 {
 			return false
 		}
 	}
-	if len(p.runs) == 1 {
-		return true
+	if !f.sepsAround(p) {
+		return false
+	}
+	gap := make([]int32, len(p.gaps))
+	for i, g := range p.gaps {
+		if gap[i] = f.sepNumber(g); gap[i] == 0 {
+			return false
+		}
 	}
 	// at holds where run i may start (line and column as one key), sorted:
-	// where run i-1's word ends plus the gap.
+	// where run i-1's word ends plus its separator.
 	var at, next []uint64
 	var occs []Occ
+	last := len(p.runs) - 1
 	for i := range p.runs {
 		next = next[:0]
 		for _, w := range runs[i] {
+			if exact && (i == 0 || i == last) && !w.ok {
+				continue
+			}
+			if i == last && i == 0 && !(exact && p.trail != "") {
+				return true
+			}
 			occs = DecodeOccs(f.List(w.k), occs[:0])
 			for _, o := range occs {
 				if i > 0 {
@@ -260,10 +375,14 @@ func (f *File) join(p Pattern, runs [][]wordAt) bool {
 						continue
 					}
 				}
-				if i == len(p.runs)-1 {
+				switch {
+				case i < last:
+					if o.Sep == gap[i] {
+						next = append(next, placeKey(o.Line, o.Col+w.n+int32(len(p.gaps[i]))))
+					}
+				case !exact || p.trail == "" || f.sepStarts(o.Sep, p.trail):
 					return true
 				}
-				next = append(next, placeKey(o.Line, o.Col+w.n+int32(p.gaps[i])))
 			}
 		}
 		if len(next) == 0 {
@@ -273,6 +392,19 @@ func (f *File) join(p Pattern, runs [][]wordAt) bool {
 		at, next = next, at
 	}
 	return false
+}
+
+// sepStarts reports whether separator run n (Occ.Sep) starts with s.
+func (f *File) sepStarts(n int32, s string) bool {
+	k := int32(1)
+	found := false
+	eachWord(f.Seps, func(w []byte) {
+		if k == n {
+			found = bytes.HasPrefix(w, []byte(s))
+		}
+		k++
+	})
+	return found
 }
 
 // placeKey is a line and column as one comparable key.

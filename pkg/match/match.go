@@ -505,6 +505,41 @@ func foldedEqual(b []byte, s string) bool {
 	return true
 }
 
+// StartsWord reports whether a match of a term that opens with a letter
+// or digit may start at data[start]: at a word's start, a lower-to-upper
+// hump, the last capital before a lower-case letter, or a letter after a
+// digit (or a digit after a letter), as Scan decides.
+func StartsWord(data []byte, start int) bool {
+	if start == 0 {
+		return true
+	}
+	p, c := data[start-1], data[start]
+	if !isAlnum(p) {
+		return true
+	}
+	hump := isUpper(c) && (isLower(p) || isDigit(p) ||
+		(isUpper(p) && start+1 < len(data) && isLower(data[start+1])))
+	return hump || isDigit(p) != isDigit(c)
+}
+
+// EndsWord reports whether a match of a term that closes with a letter or
+// digit may end at data[end] without a suffix (Scan also lets a stemmable
+// term take a suffix): at a word's end, before a hump, at a digit edge, or
+// before the last capital of a run followed by a lower-case letter.
+func EndsWord(data []byte, end int) bool {
+	if end == len(data) || !isAlnum(data[end]) {
+		return true
+	}
+	n, prev := data[end], data[end-1]
+	switch {
+	case isUpper(n) && !isUpper(prev):
+		return true // camel hump: "parse" in "parseArgs"
+	case isDigit(n) != isDigit(prev):
+		return true // "utf" in "utf8"
+	}
+	return isUpper(n) && isUpper(prev) && end+1 < len(data) && isLower(data[end+1]) // "HTTP" in "HTTPServer"
+}
+
 func isLower(b byte) bool { return 'a' <= b && b <= 'z' }
 func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }
 func isDigit(b byte) bool { return '0' <= b && b <= '9' }
@@ -514,34 +549,11 @@ func isAlnum(b byte) bool { return isLower(b) || isUpper(b) || isDigit(b) || b >
 // returns the end including an allowed suffix.
 func (m *Matcher) boundary(data []byte, start, end, t int) (int, bool) {
 	term := m.terms[t]
-	if isAlnum(term[0]) && start > 0 {
-		p, c := data[start-1], data[start]
-		if isAlnum(p) {
-			hump := isUpper(c) && (isLower(p) || isDigit(p) ||
-				(isUpper(p) && start+1 < len(data) && isLower(data[start+1])))
-			digitEdge := isDigit(p) != isDigit(c)
-			if !hump && !digitEdge {
-				return 0, false
-			}
-		}
+	if isAlnum(term[0]) && !StartsWord(data, start) {
+		return 0, false
 	}
-	last := term[len(term)-1]
-	if !isAlnum(last) || end == len(data) {
+	if !isAlnum(term[len(term)-1]) || EndsWord(data, end) {
 		return end, true
-	}
-	n := data[end]
-	if !isAlnum(n) {
-		return end, true
-	}
-	prev := data[end-1]
-	if isUpper(n) && !isUpper(prev) {
-		return end, true // camel hump: "parse" in "parseArgs"
-	}
-	if isDigit(n) != isDigit(prev) {
-		return end, true // "utf" in "utf8"
-	}
-	if isUpper(n) && isUpper(prev) && end+1 < len(data) && isLower(data[end+1]) {
-		return end, true // "HTTP" in "HTTPServer"
 	}
 	if m.stem[t] {
 		sufs := suffixes

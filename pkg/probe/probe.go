@@ -391,11 +391,12 @@ func readPatterns(terms []censusTerm) (pats []index.Pattern, all bool) {
 		if index.Simple(t.text) || indexed[t.text] {
 			continue
 		}
-		p := index.NewPattern(t.text)
-		if p.Any() {
-			return nil, true
+		for _, p := range index.Patterns(t.text) {
+			if p.Any() {
+				return nil, true
+			}
+			pats = append(pats, p)
 		}
-		pats = append(pats, p)
 	}
 	return pats, false
 }

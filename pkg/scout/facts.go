@@ -153,10 +153,11 @@ func (r *run) store(f walk.File, data []byte, sf *shapeFacts) {
 // table row alone (tallied); its entry is decoded only when its first
 // findings may still be among the capped findings (applyTallied).
 func (r *run) replay() []walk.File {
-	pats, all := complexPatterns(r.terms)
+	pats, patTerm, all := complexPatterns(r.terms)
 	if r.ix == nil || all {
 		return r.files
 	}
+	r.patTerm = patTerm
 	r.termM = match.New(r.terms)
 	r.words, r.cands = r.ix.Words(r.termM), r.ix.Candidates(pats)
 	var held []bool
@@ -206,32 +207,41 @@ type replayed struct {
 }
 
 // replayEntry answers for file i from its decoded entry, or marks it to be
-// read (a corrupt entry, one that may hold a complex term); fold is the
-// worker's scratch, returned for reuse.
+// read (a corrupt entry, one that may hold a complex term without the
+// entry telling for certain); fold is the worker's scratch, returned for
+// reuse.
 func (r *run) replayEntry(i int, st index.Stat, pats []index.Pattern, rp *replayed, fold []byte, seen []bool) []byte {
 	fl, ok := r.ix.Read(st)
-	var has bool
+	var maybe bool
+	var yes []int // the complex terms the entry certainly holds
 	switch {
 	case !ok || fl.Skip != nil:
 	case r.cands != nil:
-		has = r.cands.Holds(fl)
+		for pi, h := range r.cands.Held(fl, nil) {
+			switch h {
+			case index.HeldMaybe:
+				maybe = true
+			case index.HeldYes:
+				yes = append(yes, r.patTerm[pi])
+			}
+		}
 	default:
-		has, fold = fl.MayHold(pats, fold)
+		maybe, fold = fl.MayHold(pats, fold)
 	}
 	var sf *shapeFacts
 	var err error
-	if ok && !has && fl.Skip == nil {
+	if ok && !maybe && fl.Skip == nil {
 		sf, err = decodeShape(fl.Shape)
 	}
 	switch {
-	case !ok || has || err != nil:
+	case !ok || maybe || err != nil:
 		rp.read[i] = true
 	case fl.Skip != nil:
 		rp.skips[i] = fl.Skip
 	default:
 		r.outs[i] = newFileOut(int(fl.Bytes))
 		r.progress()
-		r.replayFile(i, fl, sf, seen)
+		r.replayFile(i, fl, sf, seen, yes)
 	}
 	return fold
 }
@@ -257,7 +267,7 @@ func (r *run) tally(i int, st index.Stat, held []bool, seen []bool) bool {
 		}
 	}
 	markTouched(r.files[i].Path, out)
-	r.termHits(st.Row, nil, out, seen)
+	r.termHits(st.Row, nil, out, seen, nil)
 	r.outs[i] = out
 	r.progress()
 	return true
@@ -305,7 +315,7 @@ func (r *run) applyTallied(rp *replayed) {
 			continue
 		}
 		r.outs[i] = newFileOut(int(fl.Bytes))
-		r.replayFile(i, fl, sf, seen)
+		r.replayFile(i, fl, sf, seen, nil)
 	}
 }
 
@@ -334,18 +344,21 @@ func IndexFingerprint(handles []string) [32]byte {
 }
 
 // replayFile gives file i, whose outcome r.outs[i] is new, its outcome
-// from its stored facts.
-func (r *run) replayFile(i int, fl *index.File, sf *shapeFacts, seen []bool) {
+// from its stored facts; also are complex terms it holds (index.HeldYes).
+func (r *run) replayFile(i int, fl *index.File, sf *shapeFacts, seen []bool, also []int) {
 	out := r.outs[i]
-	r.termHits(-1, fl, out, seen)
+	r.termHits(-1, fl, out, seen, also)
 	r.apply(r.files[i].Path, sf, out)
 }
 
 // termHits records the terms the words of an entry hold: from the
 // dictionary's matches by table row when there are some, from the
-// entry's own words (fl) otherwise.
-func (r *run) termHits(row int, fl *index.File, out *fileOut, seen []bool) {
+// entry's own words (fl) otherwise; and the complex terms in also.
+func (r *run) termHits(row int, fl *index.File, out *fileOut, seen []bool, also []int) {
 	clear(seen)
+	for _, t := range also {
+		seen[t] = true
+	}
 	switch {
 	case r.words != nil && fl != nil:
 		r.words.Terms(fl, seen)
@@ -362,19 +375,21 @@ func (r *run) termHits(row int, fl *index.File, out *fileOut, seen []bool) {
 }
 
 // complexPatterns are the patterns (index.Pattern) of the terms the
-// stored words do not answer for; all says one of them may be in any file.
-func complexPatterns(terms []string) (pats []index.Pattern, all bool) {
-	for _, t := range terms {
+// stored words do not answer for, with the term each is of; all says one
+// of them may be in any file.
+func complexPatterns(terms []string) (pats []index.Pattern, patTerm []int, all bool) {
+	for ti, t := range terms {
 		if index.Simple(t) {
 			continue
 		}
-		p := index.NewPattern(t)
-		if p.Any() {
-			return nil, true
+		for _, p := range index.Patterns(t) {
+			if p.Any() {
+				return nil, nil, true
+			}
+			pats, patTerm = append(pats, p), append(patTerm, ti)
 		}
-		pats = append(pats, p)
 	}
-	return pats, false
+	return pats, patTerm, false
 }
 
 // tallyScans are the scans whose per-file counts a tally holds, in its

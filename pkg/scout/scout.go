@@ -250,6 +250,7 @@ type run struct {
 	phraseM   *match.Matcher
 	words     *index.Words // termM's matches in the index's dictionary
 	cands     *index.Cands // the index rows that may hold a complex term
+	patTerm   []int        // the term of each of cands' patterns
 
 	read int
 
