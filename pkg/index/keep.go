@@ -79,6 +79,18 @@ func (k *Keeper) Close() {
 	}
 }
 
+// Release hands the pages of every held mapping back to the system: a
+// server calls it when no run is using them, so that what stays resident
+// between runs is its own memory, not the index's size. The mappings stay;
+// the next run reads its pages again from the page cache.
+func (k *Keeper) Release() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, c := range k.held {
+		dropPages(c.base.data)
+	}
+}
+
 // view is a run's index over c's mapping: the table, the decoded
 // dictionaries and the entries' checksum outcomes are shared (so an entry is
 // checked once per mapping); the puts and the warnings (to warn, the run's

@@ -31,3 +31,12 @@ func mapFile(path string) ([]byte, *os.File, func(), error) {
 	}
 	return data, f, func() { syscall.Munmap(data); f.Close() }, nil
 }
+
+// dropPages hands a mapping's pages back: they leave the process's
+// resident set (the page cache keeps them, so the next read finds them
+// there).
+func dropPages(data []byte) {
+	if len(data) > 0 {
+		syscall.Madvise(data, syscall.MADV_DONTNEED)
+	}
+}

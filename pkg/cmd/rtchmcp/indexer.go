@@ -80,6 +80,7 @@ func (ix *indexer) build(ctx context.Context) string {
 	o := pipeline.Options{Dir: ix.h.root.Dir, Getenv: ix.h.getenv, Progress: ix.relay, Resident: &r}
 	_, err := pipeline.Run(ctx, o, stages, nil, io.Discard)
 	debug.FreeOSMemory() // the build's heap goes back to the system
+	ix.releasePages()
 	if err != nil {
 		return err.Error()
 	}
@@ -150,10 +151,23 @@ func (ix *indexer) enter(c *call) (leave func()) {
 		delete(ix.hear, c)
 		ix.hearMu.Unlock()
 		ix.mu.Lock()
+		last := ix.busy == 1
+		if last {
+			ix.releasePages()
+		}
 		if ix.busy--; ix.busy == 0 {
 			close(ix.idle)
 		}
 		ix.mu.Unlock()
+	}
+}
+
+// releasePages hands the held indexes' pages back to the system when no
+// lane reads them, so that the server's resident size between calls is its
+// own, not the index's (docs/decisions/index.md, "Memory").
+func (ix *indexer) releasePages() {
+	if r := ix.h.resident; r != nil && r.Indexes != nil {
+		r.Indexes.Release()
 	}
 }
 

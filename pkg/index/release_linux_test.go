@@ -1,0 +1,64 @@
+package index
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/match"
+)
+
+// TestKeeperReleaseHandsThePagesBack: after a view has read every page of
+// the mapping, Release takes them out of the process's resident file
+// pages, and the next view still answers as before.
+func TestKeeperReleaseHandsThePagesBack(t *testing.T) {
+	ix, files, _ := savedTree(t, nil, "net/http", "encoding/json", "strings")
+	dir, fp := ix.dir, ix.fp
+	var k Keeper
+	t.Cleanup(k.Close)
+	v, err := k.OpenFor("", Where{Dir: dir}, fp, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := match.New([]string{"request", "decode"})
+	want := v.Words(m).refs
+	sum := 0
+	for _, b := range v.data {
+		sum += int(b)
+	}
+	v.Close()
+	before := rssFileKB(t)
+	k.Release()
+	after := rssFileKB(t)
+	if mapped := len(v.data) / 1024; before-after < mapped/2 {
+		t.Fatalf("Release took %d KB of %d KB mapped out of the resident set (%d -> %d KB)", before-after, mapped, before, after)
+	}
+	v2, err := k.OpenFor("", Where{Dir: dir}, fp, func(string) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v2.Close()
+	if got := v2.Words(m).refs; len(got) != len(want) || sum == 0 {
+		t.Fatalf("after Release the dictionary answers %d refs, before %d", len(got), len(want))
+	}
+	if _, ok := v2.Lookup(files[0]); !ok {
+		t.Fatal("after Release an entry is not answered for")
+	}
+}
+
+// rssFileKB is the process's resident file-backed memory (RssFile).
+func rssFileKB(t *testing.T) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "RssFile:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return n
+		}
+	}
+	t.Skip("no RssFile in /proc/self/status")
+	return 0
+}
