@@ -11,6 +11,16 @@ var placeholderRE = lazy(`(?i)^(?:\$|\{|<|%|\[|\*)|\$\{|\{\{|xxxx|\*\*\*|\.\.\.|
 
 func notPlaceholder(s string) bool { return !placeholderRE().MatchString(s) }
 
+// netrcPassword is a .netrc password that is no placeholder, judged by its
+// part before a closing bracket or quote: in "[login u password p](url)"
+// the text after p is markup, and may well say "example".
+func netrcPassword(s string) bool {
+	if i := strings.IndexAny(s, ")]}>\"'`"); i > 0 {
+		s = s[:i]
+	}
+	return notPlaceholder(s)
+}
+
 // codeRefRE is a value that reads as code, not as a literal: a dotted
 // selector (cfg.Password), a call, an environment reference, a hexadecimal
 // constant (the flag constants of generated syscall tables:
@@ -21,6 +31,22 @@ var codeRefRE = lazy(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$|^[a-
 // low entropy included (password: hunter2), unless it reads as code.
 func plainPassword(s string) bool {
 	return notPlaceholder(s) && !codeRefRE().MatchString(s)
+}
+
+// shapedPassword is plainPassword for a value the text around it does not
+// mark as one: it holds a digit or a symbol other than the separators of
+// names (_ - : .), and is no path.
+func shapedPassword(s string) bool {
+	if !plainPassword(s) || strings.HasPrefix(s, "/") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' || !(c|0x20 >= 'a' && c|0x20 <= 'z') && !strings.ContainsRune("_-:.", rune(c)) {
+			return true
+		}
+	}
+	return false
 }
 
 // quotedSecret accepts a quoted literal that looks random: at least 8

@@ -29,6 +29,12 @@ type extraRule struct {
 	// assign says every match is a name followed by an assignment: a
 	// keyword hit is kept only when its identifier is (assignedAt).
 	assign bool
+	// gate, when set, drops keyword hits that cannot start a match
+	gate func(text string, at int) bool
+	// weak says the secret is found by its name alone: closed by a byte
+	// other than white space, a quote or ;, it must not read as code
+	// (closedAsCode)
+	weak bool
 }
 
 // passKey is an identifier that ends in a password word: db_password,
@@ -36,19 +42,29 @@ type extraRule struct {
 // do not end in one, so they never match.
 const passKey = `[A-Za-z0-9_.-]*(?i:password|passwd|pwd|pass)`
 
-var extraRules = compileLazily([]extraRule{
+// bareValue is an unquoted password: no blank, quote, bracket, comment or
+// separator, nor a $ (of ${VAR}) or a backslash.
+const bareValue = `([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})`
+
+var extraRules = compileLazily(append([]extraRule{
 	// a password literal, whatever its entropy: password: "hunter2", "pass": "x1"
 	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 2, assign: true, check: plainPassword,
 		src: `(?:^|[^A-Za-z0-9_])` + passKey + `["']?[ \t]*(?::=|=>|=|:)[ \t]*(["'` + "`" + `])([^"'` + "`" + `\s\\]{3,200})["'` + "`" + `]`},
 	// the same unquoted, as the whole rest of a config line: password: hunter2, DB_PASSWORD=hunter2
 	{id: "password-assignment", need: []string{"pass", "pwd"}, group: 1, assign: true, check: plainPassword,
-		src: `(?m)^[ \t-]*(?:export[ \t]+)?` + passKey + `[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})[ \t]*(?:#.*)?\r?$`},
+		src: `(?m)^[ \t-]*(?:export[ \t]+)?` + passKey + `[ \t]*[=:][ \t]*` + bareValue + `[ \t]*(?:#.*)?\r?$`},
 	// the same in prose or after other text on the line: "the staging
 	// password: hunter2" (password words only: "first pass: compute" is prose)
 	{id: "password-assignment", need: []string{"passw", "pwd"}, group: 1, assign: true, check: plainPassword,
-		src: `(?:^|[\s,;({])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*([^\s"'` + "`" + `#;,(){}\[\]<>$\\]{3,200})(?:[\s,;]|$)`},
+		src: `(?:^|[\s,;({])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*` + bareValue + `(?:[\s,;]|$)`},
+	// the same between any other bytes that end a name and a value
+	// ("(password: hunter2)", "[pwd=Tr0ub4dor]", "<b>password: s3cret</b>"),
+	// where code has its identifiers and paths ({pwd: cwd}, "PWD=/tmp"):
+	// only a value shaped like a password, a digit or a symbol in it
+	{id: "password-assignment", need: []string{"passw", "pwd"}, group: 1, assign: true, check: shapedPassword,
+		src: `(?:^|[^A-Za-z0-9_.-])[A-Za-z0-9_.-]*(?i:password|passwd|pwd)[ \t]*[=:][ \t]*` + bareValue + `(?:[\s"'` + "`" + `#;,)}\]<>$\\]|$)`},
 	// .netrc, on one line or several: machine h login u password p
-	{id: "netrc-password", need: []string{"login"}, group: 1, check: notPlaceholder,
+	{id: "netrc-password", need: []string{"login"}, group: 1, check: netrcPassword,
 		src: `(?s)\blogin\s+\S+\s+password\s+(\S+)`},
 	// Docker config.json credentials: "auth": "dXNlcjpwYXNz"
 	{id: "docker-config-auth", need: []string{`"auth"`, `"identitytoken"`}, group: 1,
@@ -65,7 +81,7 @@ var extraRules = compileLazily([]extraRule{
 	{id: "aws-session-token", need: []string{"fwogzxivyxdz", "iqojb3jpz2lux2vj"},
 		src: `\b(?:FwoGZXIvYXdz|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+=]{60,}`},
 	{id: "aws-secret-access-key", need: []string{"aws"}, group: 1, assign: true,
-		src: `(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)`},
+		src: `(?i)aws_?secret(?:_?access)?_?key["']?\s*(?::=|=>|=|:)\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+]|$)`},
 	{id: "azure-storage-key", need: []string{"accountkey="}, group: 1,
 		src: `(?i)AccountKey=([A-Za-z0-9+/]{86}==)`},
 	{id: "azure-sas-signature", need: []string{"sig="}, group: 1,
@@ -77,8 +93,8 @@ var extraRules = compileLazily([]extraRule{
 		src: secretKeyword + `["']?\s*(?::=|=>|=|:)\s*(?:"([^"\s\\]{8,200})"|'([^'\s\\]{8,200})'|` + "`([^`\\s]{8,200})`" + `)`},
 	// the same unquoted (env files, YAML, shell): long and high-entropy
 	{id: "secret-assignment", need: secretWords, group: 1, assign: true, check: bareSecret,
-		src: secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[\s;,]|$)`},
-})
+		src: secretKeyword + `["']?[ \t]*(?:=|:)[ \t]*([A-Za-z0-9+/=_\-.~]{16,200})(?:[^A-Za-z0-9+/=_\-.~]|$)`, weak: true},
+}, providerRules...))
 
 // compileLazily gives each rule its pattern's and its prefilter's lazy
 // compilation.
@@ -128,27 +144,24 @@ func (r extraRule) more() int {
 // findIn runs r on the window w of text; offsets are text's.
 func (r extraRule) findIn(text string, w span) []Finding {
 	var out []Finding
-	{
-		for _, m := range r.re().FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
-			for k := range m {
-				if m[k] >= 0 {
-					m[k] += w.lo
-				}
-			}
-			lo, hi := m[0], m[1]
-			if r.group > 0 {
-				lo, hi = firstGroup(m, r.group)
-			}
-			if lo < 0 || hi <= lo {
-				continue
-			}
-			s := text[lo:hi]
-			if strings.Contains(s, "REDACTED") || (r.check != nil && !r.check(s)) {
-				continue
-			}
-			out = append(out, Finding{Rule: r.id, Start: lo, End: hi})
+	eachMatch(r.re(), text, w, func(m []int) int {
+		lo, hi := m[0], m[1]
+		if r.group > 0 {
+			lo, hi = firstGroup(m, r.group)
 		}
-	}
+		if lo < 0 || hi <= lo {
+			return 0
+		}
+		s := text[lo:hi]
+		if !strings.Contains(s, "REDACTED") && (r.check == nil || r.check(s)) && !(r.weak && closedAsCode(text, hi, s)) {
+			out = append(out, Finding{Rule: r.id, Start: lo, End: hi})
+			return 0
+		}
+		if r.assign {
+			return lo // the value may hold the next name (eachMatch)
+		}
+		return 0
+	})
 	return out
 }
 

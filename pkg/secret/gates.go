@@ -21,15 +21,41 @@ var hitGates = map[string]func(text string, at, n int) bool{
 // operatorFollows is generic-api-key's gate. After its keyword the rule
 // reads (?:[ \t\w.-]{0,20})[\s'"]{0,3} and then an operator (=, >, :=, ::=,
 // ||, :, =>, ?=, ","): the first byte after the keyword that is none of
-// those filler bytes must open the operator, within 23 bytes.
+// those filler bytes must open the operator, within 23 bytes. The value
+// then starts within nine bytes of the operator's first (the operator is
+// at most four bytes, and up to five quotes, blanks or '=' may follow)
+// and is ten bytes or more of [\w.=+/-] (both of its forms' bytes).
 func operatorFollows(text string, at, n int) bool {
 	for k, steps := at+n, 0; k < len(text) && steps <= 23; k, steps = k+1, steps+1 {
 		switch c := text[k]; {
 		case c == '=' || c == '>' || c == ':' || c == '|' || c == '?' || c == ',':
-			return true
+			return valueAfter(text, k)
 		case isWordByte(c) || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '.' || c == '-' || c == '\'' || c == '"':
 		default:
 			return false
+		}
+	}
+	return false
+}
+
+// valueAfter reports whether a run of ten value bytes starts within
+// text[k+1 : k+10].
+func valueAfter(text string, k int) bool {
+	start := -1
+	for q := k + 1; q < len(text) && q < k+20; q++ {
+		c := text[q]
+		if !(isWordByte(c) || c == '.' || c == '=' || c == '+' || c == '/' || c == '-') {
+			start = -1
+			continue
+		}
+		if start < 0 {
+			if q > k+9 {
+				return false
+			}
+			start = q
+		}
+		if q-start+1 >= 10 {
+			return true
 		}
 	}
 	return false

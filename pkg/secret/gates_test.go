@@ -98,12 +98,41 @@ func TestOperatorFollows(t *testing.T) {
 		text string
 		want bool
 	}{
-		{"key = x", true}, {"key\n  : x", true}, {`key": "x`, true}, {"key, ok := m[k]", true},
+		{"key = x1234567890", true}, {"key\n  : x1234567890", true}, {`key": "x1234567890`, true},
+		{"key, okay_value := m[k]", true}, {"key:::= '\"  0123456789", true}, {"key = a+b/c=d.e-f_g", true},
 		{"key)", false}, {"key(x) = 1", false}, {"key" + strings.Repeat(" ", 24) + "=", false},
-		{"key" + strings.Repeat("a", 23) + "=", true},
+		{"key" + strings.Repeat("a", 23) + "=0123456789", true},
+		// the value is short, or starts too far after the operator
+		{"key = x", false}, {"key, ok := m[k]", false}, {"key = 123456789", false}, {"key:::=      0123456789", false},
 	} {
 		if got := operatorFollows(c.text, 0, 3); got != c.want {
 			t.Errorf("operatorFollows(%q) = %v, want %v", c.text, got, c.want)
 		}
+	}
+}
+
+// The stop words are ASCII, which the matcher that finds them folds.
+func TestStopWordsASCII(t *testing.T) {
+	for _, r := range gitleaksTable.Rules {
+		for _, a := range append(r.Allowlists, gitleaksTable.Allowlist) {
+			for _, w := range a.StopWords {
+				for i := 0; i < len(w); i++ {
+					if w[i] >= 0x80 {
+						t.Fatalf("%s: stop word %q is not ASCII", r.ID, w)
+					}
+				}
+			}
+		}
+	}
+}
+
+// A gitleaks stop word in a value keeps it (the generic rule's list of
+// common words), and the same value without one is masked.
+func TestStopWords(t *testing.T) {
+	if out, rules := Redact("token ?= bootstrap9Xk2mQ7zL4"); len(rules) != 0 {
+		t.Errorf("a stop word's value masked: %q", out)
+	}
+	if out, rules := Redact("token ?= zqw9Xk2mQ7zL4vB8"); len(rules) == 0 {
+		t.Errorf("a value without a stop word kept: %q", out)
 	}
 }

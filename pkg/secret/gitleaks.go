@@ -3,6 +3,7 @@ package secret
 import (
 	"math"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
@@ -70,6 +71,9 @@ type rule struct {
 	// match (prefilter.go).
 	pre   *lazyPrefilter
 	allow []*allow
+	// whole says the secret is the whole match: the pattern's groups
+	// label or repeat parts of it (labelGroups)
+	whole bool
 }
 
 // compile compiles the rule's regexp and allowlists once. The patterns are
@@ -83,10 +87,12 @@ func (r *rule) compile() {
 }
 
 type allow struct {
-	and       bool
-	target    string // secret, match or line
-	regexes   []*regexp.Regexp
-	stopWords []string
+	and     bool
+	target  string // secret, match or line
+	regexes []*regexp.Regexp
+	// stops finds the stop words (ASCII case folded, as every gitleaks
+	// stop word is ASCII: TestStopWordsASCII)
+	stops *matcher
 	// other says the allowlist also needs a path or commit, which redaction
 	// never has: under "AND" such a list never applies.
 	other bool
@@ -128,7 +134,8 @@ func buildRules(f gitleaksFile) *ruleSet {
 		if gr.Regex == "" || gr.Path != "" || gr.SkipReport || len(gr.Keywords) == 0 {
 			continue
 		}
-		r := &rule{src: gr, gate: hitGates[gr.ID]}
+		gr.Regex = closeTokens(gr.ID, gr.Regex)
+		r := &rule{src: gr, gate: hitGates[gr.ID], whole: gr.SecretGroup == 0 && labelGroups(gr.Regex)}
 		r.pre = newLazyPrefilter(func() string { return r.src.Regex })
 		for _, k := range gr.Keywords {
 			enable(strings.ToLower(k), ruleRef{i: len(rs.rules)})
@@ -152,7 +159,7 @@ func (rs *ruleSet) keywordHits(text string) (gl, ex [][]int) {
 	rs.trie.each(text, func(at, n, p int) {
 		for _, ref := range rs.enables[p] {
 			if ref.extra {
-				if r := &extraRules[ref.i]; gatesOff || !r.assign || assignedAt(text, at) {
+				if r := &extraRules[ref.i]; gatesOff || (!r.assign || assignedAt(text, at)) && (r.gate == nil || r.gate(text, at)) {
 					if ex == nil {
 						ex = make([][]int, len(extraRules))
 					}
@@ -183,11 +190,31 @@ func mustAllows(as []gitleaksAllow) []*allow {
 // specific rule finds the same secret, the specific name is kept.
 func isGeneric(id string) bool { return strings.HasPrefix(id, "generic") }
 
+// vagueness orders the names of one secret found by several rules: a
+// format's name (0) before secret-assignment's (1), which names the key
+// it was assigned to, before the generic rule's (2).
+func vagueness(id string) int {
+	switch {
+	case isGeneric(id):
+		return 2
+	case id == "secret-assignment":
+		return 1
+	}
+	return 0
+}
+
 func compileAllows(as []gitleaksAllow) ([]*allow, error) {
 	var out []*allow
 	for _, a := range as {
-		c := &allow{and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget, stopWords: a.StopWords,
+		c := &allow{and: strings.EqualFold(a.Condition, "AND"), target: a.RegexTarget,
 			other: len(a.Paths) > 0 || len(a.Commits) > 0}
+		if len(a.StopWords) > 0 {
+			words := make([]string, len(a.StopWords))
+			for i, w := range a.StopWords {
+				words[i] = strings.ToLower(w)
+			}
+			c.stops = newMatcher(words)
+		}
 		for _, s := range a.Regexes {
 			re, err := regexp.Compile(s)
 			if err != nil {
@@ -195,7 +222,7 @@ func compileAllows(as []gitleaksAllow) ([]*allow, error) {
 			}
 			c.regexes = append(c.regexes, re)
 		}
-		if len(c.regexes) > 0 || len(c.stopWords) > 0 {
+		if len(c.regexes) > 0 || c.stops != nil {
 			out = append(out, c)
 		}
 	}
@@ -223,13 +250,11 @@ func (r *rule) find(text string, w span, global func() []*allow) []Finding {
 		return nil
 	}
 	var out []Finding
-	for _, m := range r.re.FindAllStringSubmatchIndex(text[w.lo:w.hi], -1) {
-		for k := range m {
-			if m[k] >= 0 {
-				m[k] += w.lo
-			}
-		}
+	eachMatch(r.re, text, w, func(m []int) int {
 		lo, hi := secretSpan(m, r.src.SecretGroup)
+		if r.whole {
+			lo, hi = m[0], m[1]
+		}
 		// gitleaks trims newlines off the match before reading the secret
 		for lo < hi && text[lo] == '\n' {
 			lo++
@@ -239,18 +264,53 @@ func (r *rule) find(text string, w span, global func() []*allow) []Finding {
 		}
 		secret := text[lo:hi]
 		if secret == "" || strings.Contains(secret, markPrefix) || strings.Contains(secret, "REDACTED") {
-			continue
+			return 0
 		}
 		if r.src.Entropy != 0 && shannon(secret) <= r.src.Entropy {
-			continue
+			return 0
+		}
+		if v, ok := r.weakValue(secret); ok && closedAsCode(text, hi, v) {
+			return lo // the value may hold the next name (eachMatch)
 		}
 		match, line := text[m[0]:m[1]], lineAround(text, m[0], m[1])
 		if allowed(global(), secret, match, line) || allowed(r.allow, secret, match, line) {
-			continue
+			return 0
 		}
 		out = append(out, Finding{Rule: r.src.ID, Start: lo, End: hi})
-	}
+		return 0
+	})
 	return out
+}
+
+// labelGroups reports whether the first group of pattern names a part of
+// its token or repeats one rather than holding the token: a named group
+// (jwt-base64 names the header field it starts with) or a group under a
+// repeat (microsoft-teams-webhook's ([a-z0-9]{4}-){3}). gitleaks takes
+// the first non-empty group for the secret when a rule names none, which
+// for these masked a few bytes and left the rest of the token.
+func labelGroups(pattern string) bool {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var walk func(re *syntax.Regexp, repeated bool) (found, label bool)
+	walk = func(re *syntax.Regexp, repeated bool) (bool, bool) {
+		if re.Op == syntax.OpCapture {
+			return true, repeated || re.Name != ""
+		}
+		switch re.Op {
+		case syntax.OpStar, syntax.OpPlus, syntax.OpRepeat, syntax.OpQuest:
+			repeated = true
+		}
+		for _, sub := range re.Sub {
+			if found, label := walk(sub, repeated); found {
+				return true, label
+			}
+		}
+		return false, false
+	}
+	_, label := walk(re, false)
+	return label
 }
 
 // secretSpan picks the secret's byte range from a submatch index.
@@ -284,27 +344,13 @@ func allowed(as []*allow, secret, match, line string) bool {
 				break
 			}
 		}
-		stop := containsStopWord(secret, a.stopWords)
-		if a.and {
-			if a.other || (len(a.regexes) > 0 && !re) || (len(a.stopWords) > 0 && !stop) {
-				continue
-			}
+		if !a.and && re {
 			return true
 		}
-		if re || stop {
-			return true
+		if a.and && (a.other || len(a.regexes) > 0 && !re) {
+			continue
 		}
-	}
-	return false
-}
-
-func containsStopWord(s string, words []string) bool {
-	if len(words) == 0 {
-		return false
-	}
-	s = strings.ToLower(s)
-	for _, w := range words {
-		if strings.Contains(s, strings.ToLower(w)) {
+		if a.stops != nil && a.stops.any(secret) || a.and && a.stops == nil {
 			return true
 		}
 	}
@@ -324,15 +370,31 @@ func lineAround(text string, lo, hi int) string {
 // shannon is gitleaks' entropy: bits per character over the runes of s,
 // divided by its byte length.
 func shannon(s string) float64 {
-	counts := map[rune]int{}
-	for _, c := range s {
-		counts[c]++
-	}
 	inv := 1.0 / float64(len(s))
 	h := 0.0
-	for _, n := range counts {
-		p := float64(n) * inv
-		h -= p * math.Log2(p)
+	add := func(n int) {
+		if n > 0 {
+			p := float64(n) * inv
+			h -= p * math.Log2(p)
+		}
+	}
+	var ascii [128]int
+	var other map[rune]int // most secrets are ASCII: no map
+	for _, c := range s {
+		if c < 128 {
+			ascii[c]++
+			continue
+		}
+		if other == nil {
+			other = map[rune]int{}
+		}
+		other[c]++
+	}
+	for _, n := range ascii {
+		add(n)
+	}
+	for _, n := range other {
+		add(n)
 	}
 	return h
 }

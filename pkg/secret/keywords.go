@@ -120,3 +120,14 @@ func (m *matcher) each(text string, fn func(at, n, p int)) {
 		}
 	}
 }
+
+// any reports whether text holds one of the literals.
+func (m *matcher) any(text string) bool {
+	row := int32(0)
+	for i := 0; i < len(text); i++ {
+		if row = m.next[row+int32(m.class[text[i]])]; row < 0 {
+			return true
+		}
+	}
+	return false
+}

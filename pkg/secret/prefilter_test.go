@@ -10,8 +10,11 @@ import (
 )
 
 // sample writes a random string re matches, or gives up (false) on what
-// it cannot satisfy by construction (a ^ or \b in the middle, say).
-func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
+// it cannot satisfy by construction (a ^ or \b in the middle, say). With
+// tokens it draws as tokens are written (sweep_test.go): a letter or a
+// digit nine times in ten where a class has them, a blank only from a
+// class of blanks, and optional parts mostly absent.
+func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand, tokens bool) bool {
 	switch re.Op {
 	case syntax.OpLiteral:
 		for _, c := range re.Rune {
@@ -21,31 +24,22 @@ func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
 			b.WriteRune(c)
 		}
 	case syntax.OpCharClass:
-		// pairs of ranges; keep to ASCII where the class allows, as text does
-		var ascii [][2]rune
-		for i := 0; i+1 < len(re.Rune); i += 2 {
-			lo, hi := re.Rune[i], min(re.Rune[i+1], 0x7e)
-			if lo <= hi && hi >= 0x20 {
-				ascii = append(ascii, [2]rune{max(lo, 0x20), hi})
-			}
+		if tokens {
+			return tokenByte(b, re, r)
 		}
-		if len(ascii) == 0 {
-			return false
-		}
-		g := ascii[r.IntN(len(ascii))]
-		b.WriteRune(g[0] + r.Int32N(g[1]-g[0]+1))
+		return classByte(b, re, r)
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
 		b.WriteByte('x')
 	case syntax.OpCapture:
-		return sample(b, re.Sub[0], r)
+		return sample(b, re.Sub[0], r, tokens)
 	case syntax.OpConcat:
 		for _, s := range re.Sub {
-			if !sample(b, s, r) {
+			if !sample(b, s, r, tokens) {
 				return false
 			}
 		}
 	case syntax.OpAlternate:
-		return sample(b, re.Sub[r.IntN(len(re.Sub))], r)
+		return sample(b, re.Sub[r.IntN(len(re.Sub))], r, tokens)
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		lo, hi := 0, 3
 		switch re.Op {
@@ -60,8 +54,11 @@ func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
 			}
 		}
 		n := lo + r.IntN(hi-lo+1)
+		if tokens && (lo == 0 || len(alnumOf(re.Sub[0])) == 0) && r.IntN(4) > 0 {
+			n = lo // what a pattern allows around a token: mostly nothing
+		}
 		for range n {
-			if !sample(b, re.Sub[0], r) {
+			if !sample(b, re.Sub[0], r, tokens) {
 				return false
 			}
 		}
@@ -71,6 +68,63 @@ func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
 		return false
 	}
 	return true
+}
+
+// classByte writes a byte of the class re, ASCII where the class allows.
+func classByte(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
+	// pairs of ranges; keep to ASCII where the class allows, as text does
+	var ascii [][2]rune
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		lo, hi := re.Rune[i], min(re.Rune[i+1], 0x7e)
+		if lo <= hi && hi >= 0x20 {
+			ascii = append(ascii, [2]rune{max(lo, 0x20), hi})
+		}
+	}
+	if len(ascii) == 0 {
+		return false
+	}
+	g := ascii[r.IntN(len(ascii))]
+	b.WriteRune(g[0] + r.Int32N(g[1]-g[0]+1))
+	return true
+}
+
+// tokenByte writes a byte of the class re as a token would hold it: a
+// letter or a digit nine times in ten where the class has them, a blank
+// only when the class has nothing else.
+func tokenByte(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
+	alnum := alnumOf(re)
+	if len(alnum) > 0 && r.IntN(10) > 0 {
+		b.WriteRune(alnum[r.IntN(len(alnum))])
+		return true
+	}
+	for range 8 {
+		var c strings.Builder
+		if !classByte(&c, re, r) {
+			return false
+		}
+		if len(alnum) == 0 || strings.TrimSpace(c.String()) != "" {
+			b.WriteString(c.String())
+			return true
+		}
+	}
+	return false
+}
+
+// alnumOf is the ASCII letters and digits of the class re (none when re
+// is no class).
+func alnumOf(re *syntax.Regexp) []rune {
+	var out []rune
+	if re.Op != syntax.OpCharClass {
+		return nil
+	}
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		for c := re.Rune[i]; c <= re.Rune[i+1] && c < 0x80; c++ {
+			if c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // filler is about n bytes of words.
@@ -86,6 +140,22 @@ func filler(r *mrand.Rand, n int) string {
 	return b.String()
 }
 
+// rulePattern is a rule's id and pattern.
+type rulePattern struct{ id, src string }
+
+// rulePatterns are the patterns of every rule, gitleaks' and the extra
+// ones.
+func rulePatterns() []rulePattern {
+	var out []rulePattern
+	for _, ru := range defaultRules().rules {
+		out = append(out, rulePattern{ru.src.ID, ru.src.Regex})
+	}
+	for _, ru := range extraRules {
+		out = append(out, rulePattern{ru.id, ru.src})
+	}
+	return out
+}
+
 // sampleTexts are, for every rule with a prefilter (gitleaks' and the
 // extra ones), lines its pattern matches (drawn from the pattern itself),
 // inside a few lines of code, n draws a rule; rules are by id.
@@ -93,15 +163,7 @@ func sampleTexts(t *testing.T, n int) (texts []string, rules map[string]bool) {
 	t.Helper()
 	r := mrand.New(mrand.NewPCG(17, 17))
 	rules = map[string]bool{}
-	type pattern struct{ id, src string }
-	var patterns []pattern
-	for _, ru := range defaultRules().rules {
-		patterns = append(patterns, pattern{ru.src.ID, ru.src.Regex})
-	}
-	for _, ru := range extraRules {
-		patterns = append(patterns, pattern{ru.id, ru.re().String()})
-	}
-	for _, p := range patterns {
+	for _, p := range rulePatterns() {
 		if prefilter(p.src) == nil {
 			continue
 		}
@@ -113,7 +175,7 @@ func sampleTexts(t *testing.T, n int) (texts []string, rules map[string]bool) {
 		re := regexp.MustCompile(p.src)
 		for range n {
 			var b strings.Builder
-			if !sample(&b, parsed, r) {
+			if !sample(&b, parsed, r, false) {
 				continue
 			}
 			// after up to 120 bytes of words on its line, some of them

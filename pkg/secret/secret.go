@@ -124,7 +124,7 @@ func merge(fs []Finding) []Finding {
 		if fs[i].End != fs[j].End {
 			return fs[i].End > fs[j].End
 		}
-		return !isGeneric(fs[i].Rule) && isGeneric(fs[j].Rule)
+		return vagueness(fs[i].Rule) < vagueness(fs[j].Rule)
 	})
 	out := fs[:0]
 	for _, f := range fs {
