@@ -5,6 +5,8 @@ package index
 import (
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // mapFile maps path read-only and keeps it open, so that a write copies
@@ -37,6 +39,6 @@ func mapFile(path string) ([]byte, *os.File, func(), error) {
 // there).
 func dropPages(data []byte) {
 	if len(data) > 0 {
-		syscall.Madvise(data, syscall.MADV_DONTNEED)
+		unix.Madvise(data, unix.MADV_DONTNEED)
 	}
 }

@@ -7,18 +7,20 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rtch/rtch/pkg/internal/cputime"
 )
 
 // measure runs f b.N times and reports CPU milliseconds per operation.
 func measure(b *testing.B, in string, f func(string)) {
 	b.SetBytes(int64(len(in)))
-	c0 := cpuTime()
+	c0 := cputime.Self()
 	n := 0
 	for b.Loop() {
 		f(in)
 		n++
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
+	b.ReportMetric(float64(cputime.Self()-c0)/float64(time.Millisecond)/float64(n), "cpu-ms/op")
 }
 
 // adversarial are 1 MB inputs built to stress the probe, the normaliser and

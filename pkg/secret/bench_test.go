@@ -6,9 +6,10 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rtch/rtch/pkg/internal/cputime"
 )
 
 // BenchmarkRedactGoroot redacts every .go file of $(go env GOROOT)/src/net/http
@@ -66,23 +67,14 @@ func BenchmarkBase64Runs(b *testing.B) {
 // a shared machine mostly measures the other processes.
 func BenchmarkScreenGoroot(b *testing.B) {
 	texts := treeTexts(b, filepath.Join(runtime.GOROOT(), "src"), func(p string, size int64) bool { return size < 1<<20 })
-	c0, runs := cpuTime(), 0
+	c0, runs := cputime.Self(), 0
 	for b.Loop() {
 		for _, t := range texts {
 			Find(t)
 		}
 		runs++
 	}
-	b.ReportMetric(float64(cpuTime()-c0)/float64(time.Millisecond)/float64(runs), "cpu-ms/op")
-}
-
-// cpuTime is the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(cputime.Self()-c0)/float64(time.Millisecond)/float64(runs), "cpu-ms/op")
 }
 
 // gorootTexts are the .go files of GOROOT/src/net/http (2.3 MB); the
