@@ -61,11 +61,12 @@ func (ix *indexer) start(hold <-chan struct{}) {
 			select {
 			case <-hold:
 			case <-ctx.Done():
-				ix.finish("")
+				ix.finish("", true)
 				return
 			}
 		}
-		ix.finish(ix.build(ctx))
+		failed := ix.build(ctx)
+		ix.finish(failed, ctx.Err() != nil)
 	}()
 }
 
@@ -87,12 +88,14 @@ func (ix *indexer) build(ctx context.Context) string {
 	return ""
 }
 
-// finish records the end of the build and tells the lanes running.
-func (ix *indexer) finish(failed string) {
+// finish records the end of the build and tells the lanes running; a
+// build stopped with the server (stopped) ends without a word.
+func (ix *indexer) finish(failed string, stopped bool) {
 	ix.mu.Lock()
 	ix.ended = true
 	ix.mu.Unlock()
 	switch {
+	case stopped:
 	case failed != "" && ix.warn != nil:
 		ix.warn("the background index build failed (calls build it as they go): " + failed)
 	case failed == "":

@@ -126,3 +126,26 @@ func TestBuildWaitsForTheLanes(t *testing.T) {
 	cancel()
 	ix.pace(ctx) // a cancelled build is not held
 }
+
+// A build the server stops (it ends with its input, or is interrupted)
+// ends without a warning: the server's own stop is no failure.
+func TestStoppedBuildDoesNotWarn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a build on GOROOT/src; skipped with -short")
+	}
+	r, err := NewRoot(filepath.Join(goroot(t), "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	_, stop, err := NewServer(context.Background(), r, Hot{IndexDir: filepath.Join(t.TempDir(), "index"), NoWatch: true,
+		Warn: func(s string) { warned = append(warned, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the build is under way
+	stop()
+	if len(warned) > 0 {
+		t.Fatalf("stopping the server warned: %q", warned)
+	}
+}
