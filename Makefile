@@ -73,6 +73,9 @@ bench: ## Go benchmarks of the hot paths
 readme-sample: ## regenerate the README's sample brief from testdata/fixtures/sample
 	UPDATE_README=1 $(GO) test -count=1 -run 'TestReadmeSample' ./pkg/pipeline
 
+mcp-transcript: ## regenerate docs/rtch-mcp.md's recorded session (the built rtch-mcp, the SDK's client over stdio)
+	UPDATE_TRANSCRIPT=1 $(GO) test -count=1 -run 'TestDocsTranscript' ./pkg/cmd/rtchmcp
+
 clean:
 	rm -rf $(BIN)
 

@@ -78,6 +78,10 @@ type Tool struct {
 	// NoRecords marks tools whose stdout is not a record stream (guild-lint
 	// prints verdict objects); --jq then filters those objects the same way.
 	NoRecords bool
+	// Protocol marks a tool whose standard output is a protocol its client
+	// reads (rtch-mcp): it has no --jq and no -o, which would filter the
+	// protocol's messages or hold every reply back until the end.
+	Protocol bool
 	// Flags registers the tool's own flags.
 	Flags func(fs *flag.FlagSet)
 	// Inputs returns files named by flags that the tool reads, so -o may refuse

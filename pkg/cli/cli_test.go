@@ -82,6 +82,25 @@ func TestBadFlagIsUsage(t *testing.T) {
 	}
 }
 
+// A protocol tool has no -o and no --jq: both are refused, saying why, and
+// its help does not offer them.
+func TestProtocolToolRefusesOutputFlags(t *testing.T) {
+	tl := echoTool()
+	tl.Protocol = true
+	for _, args := range [][]string{{"-o", "x"}, {"--jq", "."}, {"-jq", "."}} {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), tl, args, strings.NewReader(""), &out, &errb)
+		if code != ExitUsage || out.Len() != 0 || !strings.Contains(errb.String(), "rtch-echo: hint: rtch-echo speaks its protocol on standard output") {
+			t.Errorf("%v: %d %q", args, code, errb.String())
+		}
+	}
+	var help bytes.Buffer
+	Run(context.Background(), tl, []string{"--help"}, nil, &help, &bytes.Buffer{})
+	if strings.Contains(help.String(), "--jq") || strings.Contains(help.String(), "-o FILE") {
+		t.Fatalf("help offers -o or --jq:\n%s", help.String())
+	}
+}
+
 func TestPassThroughThenEmit(t *testing.T) {
 	in := "{\"b\":1,\"kind\":\"up\",\"n\":12345678901234567890}\n"
 	code, out, errs := run(t, in, "--emit", "a")

@@ -63,8 +63,10 @@ func (t *Tool) newFlagSet(c *commonFlags) *flag.FlagSet {
 	fs.BoolVar(&c.version, "version", false, "print the version and exit")
 	fs.BoolVar(&c.quiet, "quiet", false, "silence warnings, hints and progress (never errors)")
 	fs.BoolVar(&c.quiet, "q", false, "silence warnings, hints and progress (never errors)")
-	fs.StringVar(&c.jqExpr, "jq", "", "emit only the records for which the gojq `EXPR` yields a value other than false/null")
-	fs.StringVar(&c.outPath, "o", "", "write the output to `FILE` atomically (the whole stream or nothing)")
+	if !t.Protocol {
+		fs.StringVar(&c.jqExpr, "jq", "", "emit only the records for which the gojq `EXPR` yields a value other than false/null")
+		fs.StringVar(&c.outPath, "o", "", "write the output to `FILE` atomically (the whole stream or nothing)")
+	}
 	configFile := t.ConfigFile
 	if configFile == "" {
 		configFile = ".rtch.toml at the zone root"

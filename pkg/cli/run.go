@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
 
@@ -53,6 +54,9 @@ type Result struct {
 	Complete bool
 }
 
+// protocolFlag is the flag parser's error for -o or --jq.
+var protocolFlag = regexp.MustCompile(`not defined: -(o|-?jq)$`)
+
 // Exec runs the tool for one invocation and returns how it ended.
 func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 	args, stdin, stdout, stderr := inv.Args, inv.Stdin, inv.Stdout, inv.Stderr
@@ -75,7 +79,11 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 			return Result{Code: ExitOK, Complete: true}
 		}
 		diag("error", "%v", err)
-		diag("hint", "run '%s --help' for usage", t.Name)
+		if t.Protocol && protocolFlag.MatchString(err.Error()) {
+			diag("hint", "%s speaks its protocol on standard output, which its client reads: -o would hold every reply back until the end and --jq would filter the protocol's messages", t.Name)
+		} else {
+			diag("hint", "run '%s --help' for usage", t.Name)
+		}
 		return Result{Code: t.usageCode()}
 	}
 	if c.help {

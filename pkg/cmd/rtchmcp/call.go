@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -43,6 +44,10 @@ func (c *call) execPart(first, of int, stdin io.Reader, stages ...pipeline.Stage
 	return out.Bytes(), res, err
 }
 
+// stageBinary is the binary's name that opens a stage's progress line: the
+// client hears the stage's name ("scout: done (stage 3/6)").
+var stageBinary = regexp.MustCompile(`^rtch-([a-z]+): `)
+
 // progressInterval spaces the notifications of one call: a walk reports every
 // file, a client needs a few lines a second.
 const progressInterval = 250 * time.Millisecond
@@ -50,7 +55,8 @@ const progressInterval = 250 * time.Millisecond
 // progress turns the stages' progress lines into notifications/progress for
 // a call whose client sent a progress token; nil otherwise. The line of a
 // finished stage ("rtch-scout: done (stage 3/5)") always goes out; the walk's
-// lines at most every progressInterval. Progress counts up across the call.
+// lines at most every progressInterval. Progress counts up across the call;
+// each line names the stage, not its binary.
 func progress(ctx context.Context, req *mcp.CallToolRequest) func(string) {
 	if req == nil || req.Session == nil || req.Params == nil {
 		return nil
@@ -72,6 +78,7 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) func(string) {
 		}
 		last = time.Now()
 		n++
+		msg = stageBinary.ReplaceAllString(msg, "$1: ")
 		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: n, Message: msg})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,16 +24,16 @@ import (
 
 // ContextInput is rtch_context's arguments: rtch-intake's fields.
 type ContextInput struct {
-	Goal         string   `json:"goal" jsonschema:"What you are about to do, in your own words: a sentence, an error message, a stack trace or a whole issue. Identifiers, paths, quoted strings and error fragments in it become the search terms."`
-	Enough       string   `json:"enough" jsonschema:"When the lane may stop: the evidence that would be enough to act on, e.g. 'the function that prints the help text is hydrated'. Required: the lane declines without a halting definition. The packet's halting_reason says whether it was met."`
-	Profile      string   `json:"profile,omitempty" jsonschema:"What kind of target you expect. code_path: the code that implements something (default). doctrine_chain: the documents that rule it. audit_history: append-only records and logs. manifest_registry: manifests and registries. vague_intent: you cannot name the target yet. mixed: several."`
-	Fanout       string   `json:"fanout,omitempty" jsonschema:"How wide to search and how much to read: conservative (4000 tokens), normal (8000, default) or wide (16000)."`
-	Risk         string   `json:"risk,omitempty" jsonschema:"What you will do with the evidence: read_only (default), low_mutation or high_mutation; higher risk makes the lane more cautious."`
-	OutputKind   string   `json:"output_kind,omitempty" jsonschema:"The packet's shape. hydration_packet: ranked chunks (default). single_chunk: only the best chunk. claim_evidence: only chunks that support a claim. target_set_for_consolidate: adds the handoff target set."`
-	Seeds        []string `json:"seeds,omitempty" jsonschema:"Extra search terms you already know matter (identifiers, file names)."`
-	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"Token budget for the chunks, replacing the fanout's default."`
-	Format       string   `json:"format,omitempty" jsonschema:"Text content format: md (default, a brief to read) or json (the packet itself). The packet is always the structured content."`
-	Persist      bool     `json:"persist,omitempty" jsonschema:"Also save the packet under audit-logs/rtch/packets/ in the root so rtch_rehydrate can check it later by its packet_id."`
+	Goal         string   `json:"goal" jsonschema:"What you are about to do; paste an error, stack trace or issue as is: its identifiers, paths and quoted strings become the search terms."`
+	Enough       string   `json:"enough" jsonschema:"The evidence that would let you act, e.g. 'the function that prints the help text is read'. The verdict says whether it was met."`
+	Profile      string   `json:"profile,omitempty" jsonschema:"The kind of target (default code_path)."`
+	Fanout       string   `json:"fanout,omitempty" jsonschema:"How wide to search: conservative (4000-token budget), normal (8000, default), wide (16000)."`
+	Risk         string   `json:"risk,omitempty" jsonschema:"What you will do with it (default read_only)."`
+	OutputKind   string   `json:"output_kind,omitempty" jsonschema:"hydration_packet: ranked chunks (default); single_chunk: the best one; claim_evidence: evidence only; target_set_for_consolidate: adds the target set."`
+	Seeds        []string `json:"seeds,omitempty" jsonschema:"Identifiers or file names you know matter."`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"Token budget of the whole reply, instead of the fanout's."`
+	Format       string   `json:"format,omitempty" jsonschema:"md: a brief (default); json: the summary with each chunk's text."`
+	Persist      bool     `json:"persist,omitempty" jsonschema:"Save the packet in the root for rtch_rehydrate."`
 }
 
 // contextSchema is ContextInput's schema with the enumerations a model
@@ -53,35 +54,23 @@ func contextSchema() *jsonschema.Schema {
 	enum("output_kind", intake.ExpectedOutputs)
 	enum("format", []string{"md", "json"})
 	s.Properties["goal"].MinLength = ptr(1)
+	s.Properties["enough"].MinLength = ptr(1)
 	s.Properties["budget_tokens"].Minimum = ptr(0.0)
 	return s
 }
 
 func ptr[T any](v T) *T { return &v }
 
-func outputSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](&jsonschema.ForOptions{IgnoreInvalidTypes: true})
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
-const contextDescription = `Find and read the evidence for a task in this repository, before you open files yourself. Runs the rtch lane (intake, zone, scout, probe, hydrate, packet) on the served root, the same code as the piped rtch binaries.
-
-Give the goal (what you are about to do) and enough (what evidence would let you act). You get a brief (markdown): the ranked files, and bounded chunks of them, each with why it was chosen, its sha256 and its re-entry range; plus what was skipped, cautions (injection-flagged or redacted text, effective-record gate problems), unresolved questions and the next legal probes. The structured content is the evidence packet (rtch.packet) itself.
-
-A re-entry is a chunk's path:Lstart-Lend: pass it to rtch_reenter to read those lines again (or a wider range) instead of reading the whole file. Call again with a sharper goal or more seeds when the halting_reason says enough was not reached.`
+const contextDescription = `Read the evidence for a task before opening files: a brief of the few places that matter, ranked, each a bounded chunk (PATH:Ls-Le, why it was read, sha256), with what was skipped, cautions, open questions and the next calls, within the budget. Widen a chunk with rtch_reenter; page the whole packet with rtch_packet.`
 
 func addContextTools(s *mcp.Server, h *handler) {
 	mcp.AddTool(s, &mcp.Tool{
-		Name:         "rtch_context",
-		Title:        "Find the evidence for a task",
-		Description:  contextDescription,
-		InputSchema:  contextSchema(),
-		OutputSchema: outputSchema[schema.PacketSummary](),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, h.context)
+		Name:        "rtch_context",
+		Title:       "Find the evidence for a task",
+		Description: contextDescription,
+		InputSchema: contextSchema(),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, speaking("rtch_context", h.context))
 }
 
 // context runs the lane and renders the reply from its stream: the md
@@ -105,6 +94,10 @@ func (h *handler) context(ctx context.Context, req *mcp.CallToolRequest, in Cont
 	if err != nil {
 		return nil, nil, err
 	}
+	if c.progress != nil {
+		n := len(pipeline.Lane(nil)) + 1
+		c.progress(pipeline.DoneLine("rtch-packet", n, n, ""))
+	}
 	h.packets.keep(r.full)
 	return res, nil, nil
 }
@@ -119,6 +112,9 @@ type contextReply struct {
 	full *schema.Packet
 }
 
+// tooSmall is rtch-packet's error for a budget below the smallest brief.
+var tooSmall = regexp.MustCompile(`smaller than the smallest md packet \((\d+) tokens with no chunk\)`)
+
 // fitRounds bounds the renderings of one reply; each round's brief budget
 // is lowered by the excess the last one measured, which the JSON
 // escaping of the brief only enlarges, so two rounds are the rule.
@@ -132,6 +128,13 @@ func (r *contextReply) fit() (*mcp.CallToolResult, error) {
 	briefBudget, limit := 0, 0
 	for round := 0; ; round++ {
 		res, sum, err := r.render(briefBudget)
+		if m := tooSmall.FindStringSubmatch(fmt.Sprint(err)); m != nil {
+			asked := "the fanout's budget"
+			if r.in.BudgetTokens > 0 {
+				asked = fmt.Sprintf("budget_tokens %d", r.in.BudgetTokens)
+			}
+			return nil, fmt.Errorf("%s is too small: the brief's frame alone is %s tokens, and the reply holds the summary beside the brief", asked, m[1])
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +178,9 @@ func (r *contextReply) render(budget int) (*mcp.CallToolResult, *schema.PacketSu
 	if md {
 		renders = append(renders, pipeline.PacketOn(r.l.decoded, append(TextFlags("md", budget), common...)...))
 	}
-	outs, diag, err := r.c.render(r.l.stream, renders)
+	quiet := *r.c // a rendering per round: the call's progress ends once, after the fit
+	quiet.progress = nil
+	outs, diag, err := quiet.render(r.l.stream, renders)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,14 +190,14 @@ func (r *contextReply) render(budget int) (*mcp.CallToolResult, *schema.PacketSu
 		err = json.Unmarshal(raw, &sum)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("rtch-packet printed no summary: %v", err)
+		return nil, nil, fmt.Errorf("the packet stage printed no summary: %v", err)
 	}
 	for i := range sum.Chunks {
 		sum.Chunks[i].Text = ""
 	}
 	body := string(outs[len(outs)-1])
 	diag = r.l.res.Diagnostics + diag
-	return &mcp.CallToolResult{Content: text(body, diagnostics(diag)), StructuredContent: sum}, &sum, nil
+	return &mcp.CallToolResult{Content: text(body, diagnostics("rtch_context", diag)), StructuredContent: sum}, &sum, nil
 }
 
 // TextFlags are the rtch-packet flags that print a part of rtch_context's

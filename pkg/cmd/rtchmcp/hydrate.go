@@ -25,18 +25,18 @@ import (
 
 // ReenterInput is rtch_reenter's arguments.
 type ReenterInput struct {
-	Range  string `json:"range" jsonschema:"The lines to read, as path:Lstart-Lend relative to the root (a chunk's re-entry, e.g. pkg/record/reader.go:L40-L96), or path:line for the window around one line."`
-	Window int    `json:"window,omitempty" jsonschema:"Half-width in lines of the window read for path:line (default 20)."`
+	Range  string `json:"range" jsonschema:"PATH:Ls-Le (a chunk's heading, or wider) or PATH:N for the window around line N, relative to the root."`
+	Window int    `json:"window,omitempty" jsonschema:"Half-width of the window of PATH:N (default 20)."`
 }
 
 // RehydrateInput is rtch_rehydrate's arguments.
 type RehydrateInput struct {
-	Packet string `json:"packet" jsonschema:"A persisted packet: its packet_id (rtch_packet_…, saved by rtch_context with persist) or the path of its YAML or JSON file under the root."`
+	Packet string `json:"packet" jsonschema:"A packet_id saved with persist=true, or a packet file under the root."`
 }
 
-const reenterDescription = `Read a range of a file again, exactly: the re-entry of a chunk rtch_context returned (path:Lstart-Lend), a wider range of the same file, or path:line for the window around a line. Returns the lines as the chunk text (secrets redacted, injection-flagged) with the sha256 of the original bytes and of the whole file and the commit, so you can tell whether the file changed since the packet. Prefer this to reading a whole file.`
+const reenterDescription = `Read lines of a file again: a chunk's range, a wider one, or the window around a line. Returns the lines with the sha256 of the range and of the file, so you can tell whether it changed. Prefer it to reading a whole file.`
 
-const rehydrateDescription = `Check a persisted evidence packet against the tree as it is now, before acting on it. Each chunk is re-read and gets a verdict: refreshed (unchanged), drift_detected (the lines changed), superseded (the file moved on and the range no longer fits), failed_rehydration (gone or unreadable) or effective_record_hold; overall is the worst. Re-run rtch_context when it is not refreshed.`
+const rehydrateDescription = `Before acting on a packet saved with persist=true, check its chunks against the tree as it is now: refreshed, or which chunks drifted, moved or are gone.`
 
 // Reentered is rtch_reenter's structured content: the range read and its
 // hashes; the lines are the text content.
@@ -59,14 +59,12 @@ type Reentered struct {
 func addHydrateTools(s *mcp.Server, h *handler) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "rtch_reenter", Title: "Read a chunk's range again", Description: reenterDescription,
-		OutputSchema: outputSchema[Reentered](),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
-	}, h.reenter)
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, speaking("rtch_reenter", h.reenter))
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "rtch_rehydrate", Title: "Check a persisted packet for drift", Description: rehydrateDescription,
-		OutputSchema: outputSchema[Rehydrated](),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
-	}, h.rehydrate)
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+	}, speaking("rtch_rehydrate", h.rehydrate))
 }
 
 // reenter reads the range; one longer than a re-entry reads
@@ -88,7 +86,7 @@ func (h *handler) reenter(ctx context.Context, req *mcp.CallToolRequest, in Reen
 	}
 	ch, diag, err := h.readRange(c, rel+":"+spec, in.Window)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, argError("range", in.Range, err)
 	}
 	last := min(max(asked, ch.EndLine), linesOf(ch))
 	rest := func(end int) string {
@@ -108,7 +106,7 @@ func (h *handler) reenter(ctx context.Context, req *mcp.CallToolRequest, in Reen
 	end := ch.StartLine + max(n, 1) - 1
 	cut, diag, err := h.readRange(c, fmt.Sprintf("%s:L%d-L%d", rel, ch.StartLine, end), 0)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, argError("range", in.Range, err)
 	}
 	return reentered(cut, rest(end), diag), nil, nil
 }
@@ -137,7 +135,7 @@ func (h *handler) readRange(c *call, arg string, window int) (schema.Chunk, stri
 	}
 	recs := records(out)
 	if len(recs) != 1 {
-		return schema.Chunk{}, "", fmt.Errorf("rtch-hydrate --reenter printed %d records, want one rtch.chunk", len(recs))
+		return schema.Chunk{}, "", fmt.Errorf("the re-entry printed %d records, want one rtch.chunk", len(recs))
 	}
 	var ch schema.Chunk
 	if err := json.Unmarshal(recs[0], &ch); err != nil {
@@ -161,7 +159,7 @@ func reentered(ch schema.Chunk, rest, diag string) *mcp.CallToolResult {
 		out.Next = brief.MCPReEnter(rest)
 		head += " · cut to the reply's budget; the rest: " + out.Next
 	}
-	return &mcp.CallToolResult{Content: text(head+"\n\n"+ch.Text, diagnostics(diag)), StructuredContent: out}
+	return &mcp.CallToolResult{Content: text(head+"\n\n"+ch.Text, diagnostics("rtch_reenter", diag)), StructuredContent: out}
 }
 
 // firstLines is the first n lines of text.
@@ -223,11 +221,11 @@ func (h *handler) rehydrate(ctx context.Context, req *mcp.CallToolRequest, in Re
 	}
 	out, res, err := c.exec(nil, pipeline.Stage{Tool: rtchhydrate.Tool(), Args: []string{"--rehydrate=" + abs}})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, argError("packet", in.Packet, err)
 	}
 	recs := records(out)
 	if len(recs) != 1 {
-		return nil, nil, fmt.Errorf("rtch-hydrate --rehydrate printed %d records, want one rtch.rehydrate", len(recs))
+		return nil, nil, fmt.Errorf("the rehydration printed %d records, want one rtch.rehydrate", len(recs))
 	}
 	var rh schema.Rehydrate
 	if err := json.Unmarshal(recs[0], &rh); err != nil {
@@ -278,7 +276,7 @@ func rehydrated(rh schema.Rehydrate, diag string) *mcp.CallToolResult {
 			fmt.Fprintf(&b, "(%d more changed chunks left out to fit the reply's budget)\n", len(changed)-n)
 		}
 		sc := Rehydrated{PacketID: rh.PacketID, Overall: rh.Overall, Counts: rh.Counts, Changed: append([]RehydratedRef{}, changed[:n]...), ChangedTotal: len(changed)}
-		return &mcp.CallToolResult{Content: text(head+"\n"+b.String(), diagnostics(diag)), StructuredContent: sc}
+		return &mcp.CallToolResult{Content: text(head+"\n"+b.String(), diagnostics("rtch_rehydrate", diag)), StructuredContent: sc}
 	})
 }
 

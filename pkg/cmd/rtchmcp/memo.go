@@ -84,11 +84,12 @@ func (h *handler) lane(c *call, intakeArgs []string) (keptLane, error) {
 		defer h.indexer.enter(c)()
 	}
 	stages := pipeline.Lane(intakeArgs)
+	n := len(stages) + 1 // rtch-packet's renderings end the call
 	if h.tree == nil || h.memo == nil {
-		stream, res, err := c.exec(nil, stages...)
+		stream, res, err := c.execPart(0, n, nil, stages...)
 		return keptLane{stream, &rtchpacket.Decoded{}, res}, err
 	}
-	head, tail, n := stages[:2], stages[2:], len(stages)
+	head, tail := stages[:2], stages[2:]
 	front, res, err := c.execPart(0, n, nil, head...)
 	if err != nil {
 		return keptLane{}, err

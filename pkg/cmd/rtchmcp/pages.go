@@ -48,18 +48,18 @@ func (s *packetStore) get(id string) (*schema.Packet, bool) {
 
 // PacketInput is rtch_packet's arguments.
 type PacketInput struct {
-	Packet  string `json:"packet" jsonschema:"packet_id from rtch_context"`
-	Section string `json:"section,omitempty" jsonschema:"a part of the packet, e.g. skipped_surfaces or candidate_basket.terms; omit for the outline"`
-	Offset  int    `json:"offset,omitempty" jsonschema:"first item of a list section"`
+	Packet  string `json:"packet" jsonschema:"packet_id from rtch_context."`
+	Section string `json:"section,omitempty" jsonschema:"A part of the packet, a dotted path such as candidate_basket.terms."`
+	Offset  int    `json:"offset,omitempty" jsonschema:"The first item of a list."`
 }
 
-const packetDescription = `Page through the whole evidence packet behind an rtch_context reply (skipped files, all ranked surfaces, probes, terms, questions). Without section: the outline, long lists replaced by their length. With section: that part, a list one item per line from offset.`
+const packetDescription = `Page through the whole packet behind an rtch_context reply: without section its outline, long lists replaced by their length; with section (e.g. skipped_surfaces) that part, a list one item per line from offset.`
 
 func addPacketTool(s *mcp.Server, h *handler) {
 	mcp.AddTool(s, &mcp.Tool{
 		Name: "rtch_packet", Title: "Page through a whole packet", Description: packetDescription,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, h.packet)
+	}, speaking("rtch_packet", h.packet))
 }
 
 func (h *handler) packet(ctx context.Context, req *mcp.CallToolRequest, in PacketInput) (*mcp.CallToolResult, any, error) {

@@ -71,9 +71,11 @@ func fitCount(total int, build func(n int) *mcp.CallToolResult) (*mcp.CallToolRe
 // a walk can warn once per file.
 const diagnosticsMax = 2000
 
-// diagnostics is the stages' stderr as a reply carries it: whole lines,
-// at most diagnosticsMax bytes, saying how many lines it left out.
-func diagnostics(s string) string {
+// diagnostics is the stages' stderr as a reply of tool carries it, in the
+// tool's terms (speak): whole lines, at most diagnosticsMax bytes, saying
+// how many lines it left out.
+func diagnostics(tool, s string) string {
+	s = speak(tool, s)
 	if len(s) <= diagnosticsMax {
 		return s
 	}

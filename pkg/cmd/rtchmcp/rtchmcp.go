@@ -1,18 +1,21 @@
 // Package rtchmcp is the rtch-mcp command: the toolkit as a Model Context
 // Protocol server for agent harnesses. It serves one root over stdio (or
-// streamable HTTP on loopback with --http) and exposes six tools, each a thin
-// adapter that runs the same cli.Tool the binaries run, in process, through
-// pkg/pipeline:
+// streamable HTTP on loopback with --http) and exposes seven tools, each a
+// thin adapter that runs the same cli.Tool the binaries run, in process,
+// through pkg/pipeline, with every reply fitted to its budget (reply.go) and
+// said in the server's terms (speak.go):
 //
 //	rtch_context    intake → zone → scout → probe → hydrate → packet (context.go)
+//	rtch_packet     the whole packet of a recent call, paged           (pages.go)
 //	rtch_reenter    rtch-hydrate --reenter                            (hydrate.go)
 //	rtch_rehydrate  rtch-hydrate --rehydrate                          (hydrate.go)
-//	guild_recall    guild-recall --json                               (guild.go)
+//	guild_recall    guild-recall                                      (guild.go)
 //	guild_bundle    guild-bundle                                      (guild.go)
 //	guild_lint      guild-lint                                        (guild.go)
 //
 // A path argument is confined to the root (confine.go); a domain failure is a
-// tool result with isError and the CLI's own message; a cancelled request
+// tool result with isError and the stage's message in the tool's terms; a
+// cancelled request
 // cancels the stages; progress lines of the stages become progress
 // notifications when the client sent a progress token.
 package rtchmcp
@@ -64,18 +67,23 @@ loopback, or whose Origin names a web origin that is not loopback (nor one
 given with --allow-origin), gets 403: a page in the user's browser could
 otherwise call the tools.
 
-It serves one root (--root, default the working directory) with six tools:
+It serves one root (--root, default the working directory) with seven tools:
 rtch_context (the whole lane: goal and enough in, the brief as text and the
-evidence packet as structured content), rtch_reenter (one range again, with
-its sha256), rtch_rehydrate (a persisted packet's chunks checked for drift),
-guild_recall, guild_bundle and guild_lint. Each runs the same code as the
-binary of that name, in process. Every path argument is confined to the root:
-a path outside it, or one whose symbolic links lead out of it, is a tool error
-naming the path. Registration for Claude Code, Cursor and VS Code:
-docs/rtch-mcp.md.`,
+packet's summary as structured content), rtch_packet (the whole packet,
+paged), rtch_reenter (one range again, with its sha256), rtch_rehydrate (a
+persisted packet's chunks checked for drift), guild_recall, guild_bundle and
+guild_lint. Each runs the same code as the binary of that name, in process.
+Every reply, text and structured content together, is within its token
+budget plus 1,000 (rtch_context's budget_tokens or fanout budget, 8,000 for
+the others), and names the server's tools and arguments, never a command.
+Every path argument is confined to the root: a path outside it, or one whose
+symbolic links lead out of it, is a tool error naming the path. There is no
+-o and no --jq: standard output is the protocol. Registration for Claude
+Code, Cursor and VS Code: docs/rtch-mcp.md.`,
 		Example: `claude mcp add rtch -- rtch-mcp --root /path/to/repo
 rtch-mcp --root . --http 127.0.0.1:8765`,
-		Stdin: cli.NoStdin,
+		Stdin:    cli.NoStdin,
+		Protocol: true,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&o.root, "root", ".", "serve the directory `DIR`; every path argument is confined to it")
 			fs.StringVar(&o.httpAddr, "http", "", "serve streamable HTTP on `ADDR` (host:port, loopback unless --allow-remote) instead of stdio")
@@ -164,7 +172,7 @@ func NewServer(ctx context.Context, root Root, hot Hot) (srv *mcp.Server, stop f
 	return s, h.release, nil
 }
 
-const instructions = `rtch finds the few places in this repository that matter for a task and returns bounded, re-enterable evidence. Call rtch_context first, before reading files: state the goal and what "enough" evidence is. Read the brief; if you need more of a file, call rtch_reenter with a chunk's range instead of reading the whole file. Before acting on an older packet, call rtch_rehydrate to see which chunks drifted. guild_recall, guild_bundle and guild_lint serve a Guild project's wiki, context bundles and bundle lint.`
+const instructions = `rtch finds the few places in this repository that matter for a task and returns bounded, re-enterable evidence. Call rtch_context first, before reading files: state the goal and what "enough" evidence is. Read the brief; for more of a file call rtch_reenter with a chunk's range instead of reading the whole file; rtch_packet pages the whole packet. Before acting on an older packet, call rtch_rehydrate. guild_recall, guild_bundle and guild_lint serve a Guild project's wiki, context bundles and bundle lint.`
 
 // handler holds what every tool call shares.
 type handler struct {

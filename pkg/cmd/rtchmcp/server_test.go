@@ -7,12 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/rtch/rtch/pkg/internal/testtree"
 )
 
 // repo writes a small Go tree: the lane has something to find.
@@ -170,7 +173,7 @@ func TestContextReturnsBriefPacketAndProgress(t *testing.T) {
 	}
 	// The client hands notifications to its handler concurrently: the last
 	// ones may land just after the reply.
-	want := []string{"rtch-intake: done (stage 1/5)", "rtch-hydrate: done (stage 5/5)", "rtch-packet: done"}
+	want := []string{"intake: done (stage 1/6)", "hydrate: done (stage 5/6)", "packet: done (stage 6/6)"}
 	var got string
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		mu.Lock()
@@ -272,32 +275,59 @@ func mustReal(t *testing.T, p string) string {
 	return r
 }
 
-// Domain failures are tool errors carrying the CLI's message.
-func TestDomainErrorsCarryTheCLIMessage(t *testing.T) {
+// cliWords are what a shell user types and an MCP agent cannot: a
+// binary's name or a double-dash flag.
+var cliWords = regexp.MustCompile(`\b(?:rtch|guild)-(?:intake|zone|scout|probe|hydrate|packet|recall|bundle|lint|mcp)\b|(?:^|[\s(\[,'"])--[a-z]`)
+
+// Domain failures are tool errors in the MCP tool's own terms: each names
+// the tool and its argument (rtch_context: … (enough)), never a binary or a
+// flag; an unknown packet id says so, and a root without a Guild project
+// says that.
+func TestErrorsSpeakMCP(t *testing.T) {
 	root := repo(t)
-	if err := os.Mkdir(filepath.Join(root, "wiki"), 0o755); err != nil {
-		t.Fatal(err)
+	testtree.Write(t, root, ".rtch.toml", "[intake]\ntarget_profile = \"bogus\"\n")
+	guild := t.TempDir()
+	if out, err := exec.Command("cp", "-r", "../../../testdata/fixtures/wiki-project/.", guild).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
 	}
-	cs := connect(t, root, nil)
-	res := callTool(t, cs, "rtch_context", map[string]any{"goal": "find the reader", "enough": ""})
-	if !res.IsError || !strings.Contains(textOf(res), "rtch-intake: error: intake declined: missing enough_evidence_definition (--enough)") {
-		t.Fatalf("empty enough: %s", textOf(res))
+	cs, gs := connect(t, root, nil), connect(t, guild, nil)
+	cases := []struct {
+		cs   *mcp.ClientSession
+		tool string
+		args map[string]any
+		want string
+	}{
+		{cs, "rtch_context", map[string]any{"goal": "find the reader", "enough": "it is read"}, `rtch_context: error: intake declined: target_profile "bogus" from config is not one of doctrine_chain | audit_history | code_path | manifest_registry | vague_intent | mixed (profile)`},
+		{cs, "rtch_context", map[string]any{"goal": "find the reader", "enough": "it is read", "profile": "code_path", "budget_tokens": 40}, `budget_tokens 40 is too small: the brief's frame alone is`},
+		{cs, "rtch_context", map[string]any{"goal": "find the reader"}, `missing properties: ["enough"]`},
+		{cs, "rtch_context", map[string]any{"goal": "find the reader", "enough": ""}, `validating /properties/enough: minLength`},
+		{cs, "rtch_reenter", map[string]any{"range": "stream/reader.go:L90-L99"}, `rtch_reenter: error: range "stream/reader.go:L90-L99": stream/reader.go has 11 lines; L90 is past the end`},
+		{cs, "rtch_reenter", map[string]any{"range": "stream/nope.go:L1-L2"}, `rtch_reenter: error: range "stream/nope.go:L1-L2": stream/nope.go: unreadable: no such file or directory`},
+		{cs, "rtch_reenter", map[string]any{"range": "stream/reader.go"}, `rtch_reenter: error: range "stream/reader.go": want PATH:L<start>-L<end> or PATH:<line>`},
+		{cs, "rtch_rehydrate", map[string]any{"packet": "rtch_packet_0123456789ab"}, `packet "rtch_packet_0123456789ab": unknown: audit-logs/rtch/packets/rtch_packet_0123456789ab.yaml does not exist; rtch_rehydrate checks a packet saved by rtch_context persist=true`},
+		{cs, "rtch_rehydrate", map[string]any{"packet": "docs/overview.md"}, `rtch_rehydrate: error: packet "docs/overview.md": `},
+		{cs, "rtch_packet", map[string]any{"packet": "rtch_packet_0123456789ab"}, `packet "rtch_packet_0123456789ab": unknown: no rtch_context call of this server made it`},
+		{cs, "guild_recall", map[string]any{"query": "retries"}, `holds no Guild project (no wiki/ or .guild/ directory): the guild tools serve a Guild project's wiki, plans and bundles; rtch_context serves any tree`},
+		{cs, "guild_bundle", map[string]any{"plan": "plan.md", "all": true}, `holds no Guild project`},
+		{cs, "guild_lint", map[string]any{"bundles": []string{"no/such.md"}}, "guild_lint: error: no/such.md: no such file or directory\nguild_lint: error: 1 of 1 bundles could not be read; the root "},
+		{gs, "guild_recall", map[string]any{"query": " "}, `guild_recall: error: query is required`},
+		{gs, "guild_bundle", map[string]any{"plan": ".guild/plan/invoice-retries.md"}, `guild_bundle: error: give exactly one of task and all`},
+		{gs, "guild_bundle", map[string]any{"plan": ".guild/plan/invoice-retries.md", "task": []string{"T9-nobody"}}, `guild_bundle: error: `},
 	}
-	res = callTool(t, cs, "rtch_context", map[string]any{"goal": "find the reader"})
-	if !res.IsError || !strings.Contains(textOf(res), `missing properties: ["enough"]`) {
-		t.Fatalf("missing enough: %s", textOf(res))
+	for _, c := range cases {
+		res := callTool(t, c.cs, c.tool, c.args)
+		got := textOf(res)
+		if !res.IsError || !strings.Contains(got, c.want) {
+			t.Errorf("%s %v: isError=%v %q, want %q", c.tool, c.args, res.IsError, got, c.want)
+		}
+		if m := cliWords.FindString(got); m != "" {
+			t.Errorf("%s %v: the reply speaks CLI (%q): %s", c.tool, c.args, m, got)
+		}
 	}
-	res = callTool(t, cs, "rtch_reenter", map[string]any{"range": "stream/reader.go:L90-L99"})
-	if !res.IsError || !strings.Contains(textOf(res), "rtch-hydrate: error:") {
-		t.Fatalf("range past the end: %s", textOf(res))
-	}
-	res = callTool(t, cs, "guild_lint", map[string]any{"bundles": []string{"no/such.md"}})
-	if !res.IsError || !strings.Contains(textOf(res), "guild-lint: error: no/such.md: no such file or directory") {
-		t.Fatalf("unreadable bundle: %s", textOf(res))
-	}
-	res = callTool(t, cs, "guild_recall", map[string]any{"query": " "})
-	if !res.IsError || !strings.Contains(textOf(res), "guild-recall: error: --query is required") {
-		t.Fatalf("blank query: %s", textOf(res))
+	// A warning names the call to make, not the command.
+	res := callTool(t, gs, "guild_bundle", map[string]any{"plan": ".guild/plan/invoice-retries.md", "all": true, "run_id": "r1"})
+	if got := textOf(res); res.IsError || !strings.Contains(got, "guild_bundle: warning: lane T3-tech-writer waits on the receipt of T2-backend; not built (run guild_bundle task=T3-tech-writer once it exists)") || cliWords.MatchString(got) {
+		t.Errorf("guild_bundle --all: %s", got)
 	}
 }
 
