@@ -100,7 +100,7 @@ func TestBashCompletes(t *testing.T) {
 		os.WriteFile(script, []byte(Bash(d)), 0o644)
 		fn := "_" + strings.ReplaceAll(d.Name, "-", "_")
 		prog := `source "$1"; COMP_WORDS=("` + d.Name + `" --qui); COMP_CWORD=1; ` + fn + `; echo "${COMPREPLY[*]}";` +
-			`COMP_WORDS=("` + d.Name + `" -o int); COMP_CWORD=2; ` + fn + `; echo "${COMPREPLY[*]}"`
+			`COMP_WORDS=("` + d.Name + `" --config int); COMP_CWORD=2; ` + fn + `; echo "${COMPREPLY[*]}"`
 		cmd := exec.Command(bash, "--norc", "-c", prog, "bash", script)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()

@@ -44,9 +44,10 @@ func (c *call) execPart(first, of int, stdin io.Reader, stages ...pipeline.Stage
 	return out.Bytes(), res, err
 }
 
-// stageBinary is the binary's name that opens a stage's progress line: the
-// client hears the stage's name ("scout: done (stage 3/6)").
-var stageBinary = regexp.MustCompile(`^rtch-([a-z]+): `)
+// stageBinary is a stage's binary in a progress line: the client hears
+// the stage's name ("scout: done (stage 3/6)"), and the server's own lines
+// without its name.
+var stageBinary = regexp.MustCompile(`\brtch-(intake|zone|scout|probe|hydrate|packet)\b`)
 
 // progressInterval spaces the notifications of one call: a walk reports every
 // file, a client needs a few lines a second.
@@ -78,7 +79,7 @@ func progress(ctx context.Context, req *mcp.CallToolRequest) func(string) {
 		}
 		last = time.Now()
 		n++
-		msg = stageBinary.ReplaceAllString(msg, "$1: ")
+		msg = stageBinary.ReplaceAllString(strings.TrimPrefix(msg, "rtch-mcp: "), "$1")
 		req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: n, Message: msg})
 	}
 }

@@ -203,13 +203,16 @@ func (r *recorder) render(root string) string {
 // serverVersion is the server's version as its reply names it.
 var serverVersion = regexp.MustCompile(`("name":"rtch-mcp","title":"rtch","version":")[^"]*"`)
 
-// walkProgress tells a progress notification of a walk (the stages' done
-// lines stay): how many there are depends on the machine's speed.
+// walkProgress tells a progress notification other than a stage's end (a
+// walk's, the background index build's): how many there are depends on
+// the machine's speed.
 func walkProgress(v any) bool {
 	p, ok := progressParams(v)
 	msg, _ := p["message"].(string)
-	return ok && !strings.Contains(msg, ": done (stage ")
+	return ok && !stageDone.MatchString(msg)
 }
+
+var stageDone = regexp.MustCompile(`^[a-z]+: done \(stage \d+/6\)$`)
 
 // progressParams are the parameters of a progress notification.
 func progressParams(v any) (map[string]any, bool) {
