@@ -13,10 +13,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
@@ -161,6 +163,9 @@ func (c *FactsCache) Extract(f walk.File, data []byte) Facts {
 	if !hit {
 		e = cachedFacts{Sum: sum, Facts: Extract(f.Path, data)}
 	}
+	if !hit && !storable(e.Facts) {
+		return e.Facts
+	}
 	moved := e.Size != f.Size || e.ID != f.ID || e.Racy != racy
 	e.Size, e.ID, e.Racy = f.Size, f.ID, racy
 	c.mu.Lock()
@@ -171,6 +176,25 @@ func (c *FactsCache) Extract(f walk.File, data []byte) Facts {
 	}
 	c.dirty = c.dirty || !hit || moved
 	return e.Facts
+}
+
+// storable reports whether a file's facts may be written into the cache:
+// the cache keeps nothing the redactor would mask, so not the facts of a
+// file whose path holds a secret (config/ghp_….go), nor of one whose
+// imports or syntax error quote one (a module URL with a token in it).
+// Signatures are redacted when extracted; names are identifiers. Such a
+// file is extracted on every build, as a file the cache does not hold is.
+func storable(f Facts) bool {
+	if secret.InPath(f.Path) {
+		return false
+	}
+	var b strings.Builder
+	b.WriteString(f.Problem)
+	for _, im := range f.Imports {
+		b.WriteString("\n")
+		b.WriteString(im.Spec)
+	}
+	return len(secret.Find(b.String())) == 0
 }
 
 // Hits is how many files the build took from the cache; Misses how many it

@@ -88,6 +88,13 @@ func ReadFile(root, rel string, maxSize int64) (*File, error) {
 
 // ReadFile is ReadFile keeping the file in c (nil keeps nothing).
 func (c *Cache) ReadFile(root, rel string, maxSize int64) (*File, error) {
+	// a path that reached us redacted stands for the file it was redacted
+	// from (redacted.go)
+	named, err := unredact(root, rel)
+	if err != nil {
+		return nil, &ReadError{Path: rel, Reason: "unreadable", Err: err}
+	}
+	rel = named
 	// rel is spelt as in records (pkg/pathenc): ¤xHH is a byte of the name
 	abs := filepath.Join(root, filepath.FromSlash(pathenc.Decode(rel)))
 	real, err := filepath.EvalSymlinks(abs)

@@ -56,7 +56,8 @@ import (
 )
 
 // Version is the format version; an index of another version is rebuilt.
-const Version = 5
+// (6: no entry is kept for a file whose path holds a secret, names.go.)
+const Version = 6
 
 const (
 	magic     = "RTCHIDX\x00"
@@ -346,6 +347,9 @@ func (ix *Index) Holds(f walk.File) bool { return ix.trusted(f) >= 0 }
 // PutUnindexable records that f cannot be indexed (Extract refused it), so
 // that later runs read it without extracting its facts again.
 func (ix *Index) PutUnindexable(f walk.File, readStart time.Time) {
+	if !nameStorable(f) {
+		return
+	}
 	ix.put(f, readStart, false, nil)
 	ix.mu.Lock()
 	p := ix.puts[f.Path]
@@ -369,6 +373,10 @@ func (ix *Index) find(p string) int {
 // Facts whose names cannot be stored (one holds a line break) make the
 // file unindexable.
 func (ix *Index) Put(f walk.File, readStart time.Time, facts *Facts) {
+	if !nameStorable(f) {
+		facts.Release()
+		return
+	}
 	if !facts.namesStorable() {
 		facts.Release()
 		ix.PutUnindexable(f, readStart)
@@ -389,7 +397,7 @@ func (ix *Index) Put(f walk.File, readStart time.Time, facts *Facts) {
 // reads every file for a term the words cannot answer leaves the index
 // as it was).
 func (ix *Index) PutSkip(f walk.File, readStart time.Time, s walk.Skip) {
-	if s.Reason != walk.ReasonBinary && s.Reason != walk.ReasonLFSPointer || ix.Holds(f) {
+	if s.Reason != walk.ReasonBinary && s.Reason != walk.ReasonLFSPointer || ix.Holds(f) || !nameStorable(f) {
 		return
 	}
 	ix.put(f, readStart, true, encodeSkip(s))

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
+	"github.com/rtch/rtch/pkg/secret"
 )
 
 // Quarantined renders the text shown in place of a flagged chunk:
@@ -105,6 +106,11 @@ func AppendEvent(root, rel string, ev SecurityEvent) error {
 	line, err := json.Marshal(ev)
 	if err != nil {
 		return fmt.Errorf("security event for %s: %w", ev.SourcePath, err)
+	}
+	// the log keeps nothing the redactor would mask: not a source path
+	// whose name holds a secret, nor an excerpt that quotes one
+	if red, ok := secret.JSON(line); ok {
+		line = red
 	}
 	line = append(line, '\n')
 	appendMu.Lock()

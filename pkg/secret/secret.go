@@ -148,3 +148,13 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(out)
 	return out
 }
+
+// InPath reports whether the file path p holds a secret: in the path as
+// an output shows it, or in one of its names alone (a token that closes
+// at the end of a name may not close before the '/' after it).
+func InPath(p string) bool {
+	if len(Find(p)) > 0 {
+		return true
+	}
+	return strings.Contains(p, "/") && len(Find(strings.ReplaceAll(p, "/", "\n"))) > 0
+}

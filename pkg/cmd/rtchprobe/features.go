@@ -7,6 +7,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/atomicfile"
 	"github.com/rtch/rtch/pkg/rank"
+	"github.com/rtch/rtch/pkg/secret"
 )
 
 // featureFile is --features FILE: a header naming the columns
@@ -40,7 +41,9 @@ func (f *featureFile) write() error {
 		return fmt.Errorf("--features: %v", err)
 	}
 	defer p.Cleanup()
-	w := bufio.NewWriter(p)
+	// the rows name files: their paths pass the redactor, as every byte a
+	// tool writes does
+	w := secret.NewWriter(bufio.NewWriter(p))
 	enc := json.NewEncoder(w)
 	if err := enc.Encode(featureHeader{Kind: "rtch.rank_features", Names: rank.FeatureNames}); err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/scout"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/walk"
 )
 
@@ -94,7 +95,14 @@ func writeGraph(res *codegraph.Result, file string) error {
 	if err != nil {
 		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
 	}
-	if _, err := res.Graph.WriteTo(p); err != nil {
+	// every byte a tool writes passes the redactor: a path, an import or a
+	// summary that holds a secret is written with its mark
+	w := secret.NewWriter(p)
+	_, err = res.Graph.WriteTo(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
 		p.Cleanup()
 		return cli.Failed(fmt.Errorf("--graph %s: %v", file, err))
 	}
