@@ -65,6 +65,10 @@ type fileEv struct {
 	lines   int
 	terms   []termEv
 	anchors []int
+	// window is the best window's terms: the most IDF of distinct terms
+	// within anchorWindow lines of one line, and how many they are.
+	window      float64
+	windowTerms int
 }
 
 type lineScore struct {
@@ -193,7 +197,7 @@ func (fs *fileScan) finish(bytes int64, lines func() int) {
 	ev.bytes = bytes
 	if len(ev.terms) > 0 {
 		ev.lines = lines()
-		ev.anchors = pickAnchors(fs.ls, fs.terms)
+		ev.anchors, ev.window, ev.windowTerms = pickAnchors(fs.ls, fs.terms)
 	}
 }
 
@@ -250,8 +254,9 @@ func replayFile(m *match.Matcher, words *index.Words, phrase []int, terms []cens
 // pickAnchors chooses the lines hydration should center on: each line with
 // hits is scored by its own evidence plus the IDF of every distinct term
 // within anchorWindow lines of it (the window hydration will read), best
-// first, spread apart.
-func pickAnchors(ls []lineScore, terms []censusTerm) []int {
+// first, spread apart. It also returns the best window's IDF and number
+// of distinct terms.
+func pickAnchors(ls []lineScore, terms []censusTerm) (anchors []int, window float64, windowTerms int) {
 	var bitIDF [64]float64
 	for _, t := range terms {
 		if t.bit != 0 {
@@ -273,11 +278,17 @@ func pickAnchors(ls []lineScore, terms []censusTerm) []int {
 			mask |= ls[j].seen
 		}
 		sc := l.score
+		w, n := 0.0, 0
 		for b := 0; mask != 0; b++ {
 			if mask&1 != 0 {
 				sc += bitIDF[b]
+				w += bitIDF[b]
+				n++
 			}
 			mask >>= 1
+		}
+		if w > window {
+			window, windowTerms = w, n
 		}
 		cs[i] = cand{l.line, sc}
 	}
@@ -287,23 +298,22 @@ func pickAnchors(ls []lineScore, terms []censusTerm) []int {
 		}
 		return cmp.Compare(a.line, b.line)
 	})
-	var out []int
 	for _, c := range cs {
-		if len(out) >= anchorsKept {
+		if len(anchors) >= anchorsKept {
 			break
 		}
 		near := false
-		for _, a := range out {
+		for _, a := range anchors {
 			if c.line-a < anchorSpread && a-c.line < anchorSpread {
 				near = true
 				break
 			}
 		}
 		if !near {
-			out = append(out, c.line)
+			anchors = append(anchors, c.line)
 		}
 	}
-	return out
+	return anchors, window, windowTerms
 }
 
 // assignBits gives each of the 64 rarest terms that score lines a bit of

@@ -511,7 +511,8 @@ func (r *run) rankFiles() []rank.File {
 		if ev == nil {
 			continue
 		}
-		rf := rank.File{Path: ev.path, Bytes: ev.bytes, Anchors: ev.anchors, Neighbor: r.neighbors[ev.path]}
+		rf := rank.File{Path: ev.path, Bytes: ev.bytes, Anchors: ev.anchors, Neighbor: r.neighbors[ev.path],
+			Window: ev.window, WindowTerms: ev.windowTerms}
 		for _, te := range ev.terms {
 			rf.Evidence = append(rf.Evidence, rank.TermEvidence{Term: int(te.term), FileNameExact: te.fileExact,
 				FileNamePart: te.filePart, DirName: te.dir, Definitions: int(te.def), DefLines: int(te.defl),

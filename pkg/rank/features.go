@@ -78,6 +78,9 @@ var FeatureNames = []string{
 	"def_line_rel", "phrase_rel", "code_name_rel", "key_decl_rel",
 	// the evidence
 	"terms_frac", "idf_frac", "max_idf", "title_frac", "code_frac", "defined", "log_mentions",
+	// how closely it gathers: the best window's share of the query's IDF
+	// and terms
+	"window_idf_frac", "window_terms_frac",
 	// the file
 	"log_bytes", "bytes_rel", "depth", "factor", "neighbor",
 	"kind_test", "kind_testdata", "kind_vendor", "kind_doc", "kind_noncode", "kind_changelog", "kind_double", "kind_example",
@@ -133,7 +136,8 @@ func Features(terms []Term, scored []Scored, links []Link, p Params, cx Context,
 			row = append(row, b*rel)
 		}
 		row = append(row, ratio(float64(pt.Terms), q.terms), ratio(pt.IDF, q.idf), pt.MaxIDF, ratio(pt.TitleIDF, q.title),
-			ratio(float64(pt.Code), q.code), float64(pt.Defined), math.Log1p(float64(pt.Mentions)))
+			ratio(float64(pt.Code), q.code), float64(pt.Defined), math.Log1p(float64(pt.Mentions)),
+			ratio(s.Window, q.idf), ratio(float64(s.WindowTerms), q.terms))
 		row = append(row, math.Log1p(float64(s.Bytes)), float64(s.Bytes)/avg, float64(strings.Count(s.Path, "/")), pt.Factor, flag(s.Neighbor))
 		kind := pathKind(w, s.Path)
 		for _, k := range []string{"test", "testdata", "vendor", "doc", "noncode", "changelog", "double", "example"} {

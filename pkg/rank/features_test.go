@@ -15,7 +15,7 @@ func featureCase() ([]Term, []File) {
 	}
 	files := []File{
 		{Path: "api/router.go", Bytes: 900, Evidence: []TermEvidence{{Term: 0, FileNameExact: true, Definitions: 1, Body: 7},
-			{Term: 1, Definitions: 1, Body: 2}, {Term: 2, Body: 1}, {Term: 3, DirName: true}}},
+			{Term: 1, Definitions: 1, Body: 2}, {Term: 2, Body: 1}, {Term: 3, DirName: true}}, Window: 4, WindowTerms: 2},
 		{Path: "api/server.go", Bytes: 400, Evidence: []TermEvidence{{Term: 0, Body: 3}, {Term: 1, DefLines: 1, Body: 1}, {Term: 3, DirName: true}}},
 		{Path: "api/router_test.go", Bytes: 600, Evidence: []TermEvidence{{Term: 0, FileNamePart: true, Body: 9}, {Term: 2, Body: 1}}},
 		{Path: "docs/routing.md", Bytes: 300, Evidence: []TermEvidence{{Term: 0, Headings: 2, Body: 4}}},
@@ -73,7 +73,8 @@ func TestFeatures(t *testing.T) {
 	}
 	r := at["api/router.go"]
 	if r[col["name_exact_rel"]] <= 0 || r[col["def_rel"]] <= 0 || r[col["def_unique_rel"]] <= 0 || r[col["phrase_rel"]] <= 0 ||
-		r[col["scope_rel"]] <= 0 || r[col["terms_frac"]] != 1 || r[col["lang_go"]] != 1 || r[col["q_title"]] != 1 {
+		r[col["scope_rel"]] <= 0 || r[col["terms_frac"]] != 1 || r[col["lang_go"]] != 1 || r[col["q_title"]] != 1 ||
+		r[col["window_idf_frac"]] != 0.5 || r[col["window_terms_frac"]] != 0.5 {
 		t.Errorf("api/router.go features: %v", named(r))
 	}
 	if s := at["api/server.go"]; s[col["used_by"]] != 1 || s[col["uses_top1"]] != 2 || s[col["spread_rel"]] <= 0 || s[col["def_line_rel"]] <= 0 {

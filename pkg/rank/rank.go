@@ -291,6 +291,11 @@ type File struct {
 	Anchors []int
 	// Neighbor marks a known-neighbor surface.
 	Neighbor bool
+	// Window is the most IDF of distinct terms found within a few lines
+	// of one another (the best anchor's window), WindowTerms how many
+	// terms that is: how closely the file's evidence gathers.
+	Window      float64
+	WindowTerms int
 }
 
 // Scored is a ranked file. Why holds up to five term reasons, strongest
