@@ -5,6 +5,16 @@ GOAL    ?= find where the record stream reader reports malformed lines
 EVALREPOS ?= /work/.mirror
 EVALFLAGS ?=
 EVALDATA ?= ../shared/eval
+# The learned ranking's training corpus (bench/traincorpus) lives outside
+# the repository: tasks rebuilt from bench/traincorpus/ids.tsv and the
+# mirrors in EVALREPOS, and their features (about 2.5 s a task; resumable).
+# The model is trained on the first TRAINLIMIT tasks (0: all 6,460); the
+# file's order interleaves the repositories, so any prefix is balanced.
+TRAINDIR ?= $(HOME)/.cache/rtch-train
+TRAINTASKS ?= $(TRAINDIR)/tasks.jsonl
+TRAINFEATURES ?= $(TRAINDIR)/features.ndjson
+TRAINLIMIT ?= 1500
+PYTHON  ?= /usr/bin/python3
 
 VERSION ?=
 # make install puts the man pages and completions under PREFIX.
@@ -17,7 +27,7 @@ CROSS   ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 BUILDFLAGS ?= -buildvcs=auto
 CLI     := github.com/rtch/rtch/pkg/cli
 
-.PHONY: all build test cross install docs run eval bench help clean release readme-sample
+.PHONY: all build test cross install docs run eval bench help clean release readme-sample corpus features train cv
 
 all: build
 
@@ -63,9 +73,29 @@ run: build ## run the whole pipeline on this repository and print the brief
 	| $(BIN)/rtch-zone | $(BIN)/rtch-scout | $(BIN)/rtch-probe \
 	| $(BIN)/rtch-hydrate | $(BIN)/rtch-packet --format md
 
-eval: build ## retrieval quality against BM25 on ../shared/eval, or EVALDATA=DIR (needs the task repositories, see docs/BENCHMARKS.md)
+eval: build ## retrieval quality against BM25 and the classic ranking on ../shared/eval, or EVALDATA=DIR (needs the task repositories, see docs/BENCHMARKS.md); then the cross-validation when TRAINFEATURES exists
 	$(GO) run ./bench/eval --bin $(BIN) --repos $(EVALREPOS) \
 	  --tasks $(EVALDATA)/go-commits.jsonl --tasks $(EVALDATA)/swebench-verified-dev.jsonl $(EVALFLAGS)
+	@if [ -f $(TRAINFEATURES) ]; then $(MAKE) --no-print-directory cv; \
+	else echo "eval: no $(TRAINFEATURES): make features cv for the cross-validation by repository"; fi
+
+corpus: ## the ranking's training tasks, rebuilt from bench/traincorpus/ids.tsv and the mirrors in EVALREPOS
+	@mkdir -p $(TRAINDIR)
+	$(GO) run ./bench/traincorpus tasks --mirrors $(EVALREPOS) --ids bench/traincorpus/ids.tsv --out $(TRAINTASKS)
+
+features: ## the ranking features of the training tasks (long; resumes where it stopped; TRAINLIMIT=N for the first N)
+	@test -f $(TRAINTASKS) || $(MAKE) corpus
+	$(GO) build -o $(TRAINDIR)/traincorpus ./bench/traincorpus
+	nice -n 10 $(TRAINDIR)/traincorpus features --mirrors $(EVALREPOS) --tasks $(TRAINTASKS) --out $(TRAINFEATURES) --limit $(TRAINLIMIT)
+
+train: features ## rebuild pkg/rank/model.json and model.bin, the pairwise linear model, from the training features (the same features give the same files)
+	$(GO) run ./bench/ranktrain linear --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --out pkg/rank/model.json
+	$(GO) run ./bench/ranktrain pack --model pkg/rank/model.json --out pkg/rank/model.bin
+
+cv: ## the learned rankings' cross-validation by repository on the training features
+	@rm -rf $(TRAINDIR)/cv && mkdir -p $(TRAINDIR)/cv
+	nice -n 10 $(PYTHON) bench/ranktrain/train.py --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --cv 5 --cv-dir $(TRAINDIR)/cv
+	$(GO) run ./bench/ranktrain cv --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --folds 5 --models $(TRAINDIR)/cv
 
 bench: ## Go benchmarks of the hot paths
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...

@@ -55,8 +55,12 @@ type Options struct {
 	// List lists the tree instead of walk.Files (a host's kept snapshot);
 	// nil walks.
 	List walk.Lister
+	// Ranker chooses the ranking: RankerLearned, RankerClassic ("" is
+	// DefaultRanker).
+	Ranker string
 	// Features, if set, is given the ranking features (rank.Features) of
-	// its first files: what bench/traincorpus trains on.
+	// the hand-written ranking's first files, before any model re-orders
+	// them: what bench/traincorpus trains on.
 	Features func(paths []string, rows [][]float64) error
 }
 
@@ -485,7 +489,7 @@ func (r *run) rank(ctx context.Context) error {
 		}
 		r.scored = rank.Spread(r.scored, links, w)
 	}
-	return r.features(terms, links, params)
+	return r.learn(ctx, terms, links, params)
 }
 
 // rankTerms are the terms as the ranking sees them.

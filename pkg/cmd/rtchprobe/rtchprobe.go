@@ -28,6 +28,7 @@ type options struct {
 	rankCap  int
 	index    rtchscout.IndexFlags
 	features string
+	ranker   string
 }
 
 // Tool returns the rtch-probe tool.
@@ -60,6 +61,7 @@ rtch-intake … | rtch-zone | rtch-scout | rtch-probe --plan-only --jq 'select(.
 			fs.BoolVar(&o.planOnly, "plan-only", false, "emit the plan (with its dry-run costs) and no hits or ranking")
 			fs.IntVar(&o.hits, "hits", probe.DefaultHitsPerProbe, "at most `N` rtch.hit records per probe")
 			fs.IntVar(&o.rankCap, "rank-cap", probe.DefaultRankCap, "at most `N` surfaces in rtch.rank")
+			fs.StringVar(&o.ranker, "ranker", probe.DefaultRanker, "the ranking `NAME`: classic (the hand-written one) or learned (a linear model over its evidence, trained on bug fixes of other repositories); under both a copy is ranked with its source")
 			fs.StringVar(&o.features, "features", "", "write the ranking features of the first files to `FILE` (NDJSON, for training a ranking)")
 			o.index.Register(fs)
 		},
@@ -76,6 +78,9 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	}
 	if o.hits < 1 || o.rankCap < 1 {
 		return cli.Usage("--hits and --rank-cap must be at least 1")
+	}
+	if o.ranker != probe.RankerLearned && o.ranker != probe.RankerClassic {
+		return cli.Usage("--ranker is %s or %s, not %q", probe.RankerLearned, probe.RankerClassic, o.ranker)
 	}
 	var (
 		in     *schema.Intake
@@ -145,6 +150,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		RankCap:      o.rankCap,
 		PlanOnly:     o.planOnly,
 		Progress:     rtchscout.Progress(env, "probing"),
+		Ranker:       o.ranker,
 	}
 	var feats *featureFile
 	if o.features != "" {
