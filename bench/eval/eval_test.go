@@ -344,7 +344,9 @@ func TestEvaluateEndToEnd(t *testing.T) {
 	// The fake packet ranks cmd/complete.go first; the probe fails on the
 	// tree of the first commit, which lacks that file.
 	bin := fakeTools(t, fakePacket, "")
-	probe := "#!/bin/sh\nif [ -e cmd/complete.go ]; then cat; else echo 'rtch-probe: error: boom' >&2; exit 1; fi\n"
+	argsLog := filepath.Join(root, "probe-args")
+	probe := "#!/bin/sh\nif [ \"$1\" = --help ]; then echo '  --ranker NAME   the ranking (default classic)'; exit 0; fi\n" +
+		"echo \"$@\" >> " + argsLog + "\nif [ -e cmd/complete.go ]; then cat; else echo 'rtch-probe: error: boom' >&2; exit 1; fi\n"
 	if err := os.WriteFile(filepath.Join(bin, "rtch-probe"), []byte(probe), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -362,16 +364,23 @@ func TestEvaluateEndToEnd(t *testing.T) {
 		"| o/r | 2 | rtch | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 12 |", // the failed task counts as an empty packet
 		"| 1 |\n", // the failed column of the rtch row
 		"rtch misses (no gold file in the top 5): 1 of 2; bm25 had one in its top 5 for 1; failed 1;",
+		"| o/r | 2 | rtch-classic | 50.0 |",                            // the second run, with rtch-probe --ranker classic
+		"| go | 2 | rtch-classic | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 |", // by language
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)
 		}
 	}
 	errs := stderr.String()
-	for _, want := range []string{"eval: [2/2]", "rtch FAILED (rtch-probe: exit status 1)", "eval:   [rtch-probe] rtch-probe: error: boom", "eval: 1 failed task runs"} {
+	for _, want := range []string{"eval: [2/2]", "rtch FAILED (rtch-probe: exit status 1)", "eval:   [rtch-probe] rtch-probe: error: boom",
+		"eval: failed: o/r@" + first[:12] + " rtch-learned", "eval: 2 failed task runs"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
+	}
+	if args, _ := os.ReadFile(argsLog); strings.Count(string(args), "--no-index --ranker learned\n") != 2 || strings.Count(string(args), "--no-index\n") != 2 ||
+		strings.Contains(string(args), "classic") {
+		t.Errorf("rtch-probe ran with:\n%s\nwant --no-index and --no-index --ranker learned for each task, and the default (classic) not again", args)
 	}
 	data, err := os.ReadFile(jsonOut)
 	if err != nil {

@@ -60,6 +60,11 @@ type options struct {
 	timeout      time.Duration
 	enough       string
 	baseline     baselineOptions
+	// rankers are the rankings (rtch-probe --ranker NAME) reported beside
+	// the default pipeline, each as rtch-NAME; defaultRanker is the one
+	// rtch-probe uses unasked, whose column is the default run's.
+	rankers       []string
+	defaultRanker string
 }
 
 const usage = `usage: eval --repos DIR [flags]
@@ -86,6 +91,9 @@ Flags:
   --enough TEXT       the intake's --enough text (default: a fixed sentence)
   --baseline-exts L   comma-separated extensions the reference BM25 ranks (default: the
                       tree's main source language, e.g. .go or .py)
+  --rankers LIST      rankings reported beside the default pipeline, each as rtch-NAME: the
+                      pipeline again with rtch-probe --ranker NAME, unless NAME is its default
+                      (default classic,learned; "" for none)
 
 Exit codes: 0 done (failed tasks are reported, not fatal), 1 the run failed,
 2 usage or missing input.
@@ -135,6 +143,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.timeout, "timeout", 5*time.Minute, "")
 	fs.StringVar(&o.enough, "enough", defaultEnough, "")
 	fs.StringVar(&exts, "baseline-exts", "", "")
+	rankers := fs.String("rankers", "classic,learned", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -186,6 +195,9 @@ func parseFlags(args []string) (options, error) {
 			return o, err
 		}
 		*p = abs
+	}
+	if *rankers != "" {
+		o.rankers = strings.Split(*rankers, ",")
 	}
 	o.baseline = baselineOptions{K1: bm25.Baseline.K1, B: bm25.Baseline.B}
 	if exts != "" {
@@ -306,15 +318,23 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if !o.baselineOnly && len(o.rankers) > 0 {
+		if o.defaultRanker, err = probeDefaultRanker(ctx, o.bin); err != nil {
+			fmt.Fprintf(stderr, "eval: error: %v\n", err)
+			return 2
+		}
+	}
 	mat := &trees.Materialiser{Cache: o.cache}
 	po := pipelineOptions{Bin: o.bin, Enough: o.enough, Timeout: o.timeout}
 	rep := report{
-		Date:         time.Now().UTC().Format(time.RFC3339),
-		Args:         os.Args,
-		GoVersion:    runtime.Version(),
-		BaselineOnly: o.baselineOnly,
-		Baseline:     o.baseline,
-		Enough:       o.enough,
+		Date:          time.Now().UTC().Format(time.RFC3339),
+		Args:          os.Args,
+		GoVersion:     runtime.Version(),
+		BaselineOnly:  o.baselineOnly,
+		Baseline:      o.baseline,
+		Rankers:       o.rankers,
+		DefaultRanker: o.defaultRanker,
+		Enough:        o.enough,
 	}
 	done := 0
 	var progressMu sync.Mutex
@@ -328,6 +348,7 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 				defer wg.Done()
 				for i := range work {
 					r := runTask(ctx, s.Tasks[i], gitDirs[s.Tasks[i].Repo], mat, o, po)
+					r.Rankers = withDefaultRanker(r, o)
 					r.Set = s.Name
 					results[i] = r
 					progressMu.Lock()
@@ -354,6 +375,7 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 		rep.Tasks = append(rep.Tasks, results...)
 	}
 	printMarkdown(stdout, rep)
+	printLanguages(stdout, rep)
 	printFailures(stderr, rep)
 	if o.jsonOut != "" {
 		if err := writeJSON(o.jsonOut, rep); err != nil {
@@ -399,14 +421,10 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *trees.Ma
 	if o.baselineOnly {
 		return r
 	}
+	r.Rankers = runRankers(ctx, tree, t, po, o)
 	p, err := runPipeline(ctx, tree, t.Intent, po)
 	if err != nil {
-		sr := &systemResult{Failed: true, Error: err.Error(), HasPacket: true}
-		var se *stageError
-		if errors.As(err, &se) {
-			sr.StderrTail = se.Tail
-		}
-		r.Pipeline = sr
+		r.Pipeline = failedRun(err)
 		return r
 	}
 	sr := scoreRanking(p.Ranked, t)

@@ -41,6 +41,8 @@ type pipelineOptions struct {
 	Enough string
 	// Timeout bounds one task's whole pipeline.
 	Timeout time.Duration
+	// ProbeArgs are added to rtch-probe's arguments (--ranker classic).
+	ProbeArgs []string
 }
 
 // packetView is the part of an rtch.packet record the scorer reads.
@@ -153,7 +155,7 @@ func runPipeline(ctx context.Context, tree, intent string, o pipelineOptions) (p
 		{"--dir", tree},
 		// Every task's tree is new: a tree index would be built and never
 		// reused, and its output is byte-identical to --no-index.
-		{"--no-index"}, {"--no-index"}, nil,
+		{"--no-index"}, append([]string{"--no-index"}, o.ProbeArgs...), nil,
 	}
 	env := append(os.Environ(), "RTCH_ZONE_ROOT="+tree)
 	stages := pipelineTools[:len(pipelineTools)-1]

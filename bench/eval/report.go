@@ -93,6 +93,9 @@ type taskResult struct {
 	BM25     *systemResult `json:"bm25"`
 	BM25All  *systemResult `json:"bm25_all"`
 	Pipeline *systemResult `json:"pipeline,omitempty"`
+	// Rankers are the pipeline under each ranking of --rankers (rtch-probe
+	// --ranker NAME), by name.
+	Rankers map[string]*systemResult `json:"rankers,omitempty"`
 }
 
 func (r taskResult) progress() string {
@@ -122,9 +125,10 @@ type groupSummary struct {
 	Group string `json:"group"`
 	// BM25, BM25All and Pipeline summarise the systems over the group's
 	// tasks.
-	BM25     evalscore.Summary  `json:"bm25"`
-	BM25All  evalscore.Summary  `json:"bm25_all"`
-	Pipeline *evalscore.Summary `json:"pipeline,omitempty"`
+	BM25     evalscore.Summary             `json:"bm25"`
+	BM25All  evalscore.Summary             `json:"bm25_all"`
+	Pipeline *evalscore.Summary            `json:"pipeline,omitempty"`
+	Rankers  map[string]*evalscore.Summary `json:"rankers,omitempty"`
 }
 
 // setSummary is one task file's summaries.
@@ -205,6 +209,10 @@ type report struct {
 	BaselineOnly bool `json:"baseline_only"`
 	// Baseline holds the BM25 parameters.
 	Baseline baselineOptions `json:"baseline"`
+	// Rankers are the rankings reported beside the default (--rankers);
+	// DefaultRanker the one rtch-probe uses unasked.
+	Rankers       []string `json:"rankers,omitempty"`
+	DefaultRanker string   `json:"default_ranker,omitempty"`
 	// Enough is the intake's fixed --enough text.
 	Enough string `json:"enough"`
 	// Sets summarises each task file; Tasks lists every task's result.
@@ -224,17 +232,28 @@ func summarizeSet(s taskSet, results []taskResult, baselineOnly bool) setSummary
 	sort.Strings(repos)
 	group := func(name string, rs []taskResult) groupSummary {
 		var b, a, p []evalscore.Outcome
+		c := map[string][]evalscore.Outcome{}
 		for _, r := range rs {
 			b = append(b, r.BM25.outcome())
 			a = append(a, r.BM25All.outcome())
 			if r.Pipeline != nil {
 				p = append(p, r.Pipeline.outcome())
 			}
+			for name, sr := range r.Rankers {
+				c[name] = append(c[name], sr.outcome())
+			}
 		}
 		g := groupSummary{Group: name, BM25: evalscore.Summarize(b), BM25All: evalscore.Summarize(a)}
 		if !baselineOnly {
 			ps := evalscore.Summarize(p)
 			g.Pipeline = &ps
+		}
+		for name, os := range c {
+			if g.Rankers == nil {
+				g.Rankers = map[string]*evalscore.Summary{}
+			}
+			cs := evalscore.Summarize(os)
+			g.Rankers[name] = &cs
 		}
 		return g
 	}
@@ -289,6 +308,11 @@ func printMarkdown(w io.Writer, rep report) {
 			if g.Pipeline != nil {
 				row("rtch", *g.Pipeline)
 			}
+			for _, name := range rep.Rankers {
+				if m := g.Rankers[name]; m != nil {
+					row("rtch-"+name, *m)
+				}
+			}
 		}
 		fmt.Fprintln(w)
 		if m := s.Misses; m != nil {
@@ -297,7 +321,9 @@ func printMarkdown(w io.Writer, rep report) {
 		}
 	}
 	fmt.Fprintln(w, "bm25: BM25 over the non-test files of the main language (the reference protocol); bm25-all: BM25 over")
-	fmt.Fprintln(w, "every file the pipeline sees; rtch: the packet's selected_surfaces.")
+	fmt.Fprintln(w, "every file the pipeline sees; rtch: the packet's selected_surfaces; rtch-NAME: the same with rtch-probe")
+	fmt.Fprintln(w, "--ranker NAME (classic: the hand-written ranking; learned: the model over its evidence), the default's")
+	fmt.Fprintln(w, "being the rtch run itself.")
 	fmt.Fprintln(w, "acc@k: all non-test gold files in the top k; hit@k: any; MRR ×100 of the first gold file;")
 	fmt.Fprintln(w, "packet columns: % of tasks whose hydrated chunks hold a gold file, mean gold-file and gold-line recall")
 	fmt.Fprintln(w, "inside the JSON packet's chunks, mean budget.est_tokens (the chunk records); brief columns: the md brief as")
@@ -308,11 +334,18 @@ func printMarkdown(w io.Writer, rep report) {
 // printFailures lists every failed task with its error and stderr tail.
 func printFailures(w io.Writer, rep report) {
 	n := 0
+	type system struct {
+		name string
+		r    *systemResult
+	}
 	for _, t := range rep.Tasks {
-		for _, sys := range []struct {
-			name string
-			r    *systemResult
-		}{{"bm25", t.BM25}, {"bm25-all", t.BM25All}, {"rtch", t.Pipeline}} {
+		systems := []system{{"bm25", t.BM25}, {"bm25-all", t.BM25All}, {"rtch", t.Pipeline}}
+		for _, name := range rep.Rankers {
+			if name != rep.DefaultRanker {
+				systems = append(systems, system{"rtch-" + name, t.Rankers[name]})
+			}
+		}
+		for _, sys := range systems {
 			if sys.r == nil || !sys.r.Failed {
 				continue
 			}
