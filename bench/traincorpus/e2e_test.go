@@ -42,6 +42,7 @@ func testMirror(t *testing.T, mirrors string) (fix, parent string) {
 	write("server.go", "package web\n\n// Serve answers requests.\nfunc Serve() { Route(nil, \"/\") }\n")
 	write("router_test.go", "package web\n")
 	write("README.md", "# web\n")
+	write("legacy/router.go", "package legacy\n\n// Old is the old table.\nvar Old = 1\n")
 	run("add", ".")
 	run("commit", "-q", "-m", "initial router and server")
 	parent = run("rev-parse", "HEAD")
@@ -119,6 +120,22 @@ func TestSelectTasksFeaturesAndResume(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(filepath.Join(tmp, "trees", "o+r")); len(entries) != 0 {
 		t.Errorf("trees left behind: %v", entries)
+	}
+
+	// The task's gold file has a namesake (legacy/router.go): siblings
+	// keeps it for an evaluation file, in the go-commits format.
+	sib := filepath.Join(tmp, "siblings.jsonl")
+	if code := run([]string{"siblings", "--mirrors", mirrors, "--tasks", tasksFile, "--out", sib, "--langs", "go"}); code != 0 {
+		t.Fatalf("siblings exit %d", code)
+	}
+	if b, _ := os.ReadFile(sib); !strings.Contains(string(b), `"gold_files":["router.go"]`) || strings.Count(string(b), "\n") != 1 {
+		t.Errorf("siblings file: %s", b)
+	}
+	if code := run([]string{"siblings", "--mirrors", mirrors, "--tasks", tasksFile, "--out", sib, "--langs", "go", "--skip", "1"}); code != 0 {
+		t.Fatalf("siblings --skip 1 exit %d", code)
+	}
+	if b, _ := os.ReadFile(sib); len(b) != 0 {
+		t.Errorf("siblings after skipping the one task: %s", b)
 	}
 
 	// A run killed mid-line resumes: the cut line goes, the task done stays done.

@@ -291,7 +291,7 @@ type laneOut struct {
 
 // lane runs the lane's first four stages as bench/eval does (the same
 // intake flags, the tree as the zone root, no tree index) with rtch-probe
-// --features, and reads the features.
+// --plan-only --features, and reads the features.
 func lane(ctx context.Context, tree, intent string, timeout time.Duration) (laneOut, error) {
 	var lo laneOut
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -311,7 +311,10 @@ func lane(ctx context.Context, tree, intent string, timeout time.Duration) (lane
 			"--output-kind", "hydration_packet", "--enough", enough}},
 		{Tool: rtchzone.Tool(), Args: []string{"--dir", tree}},
 		{Tool: rtchscout.Tool(), Args: []string{"--no-index"}},
-		{Tool: rtchprobe.Tool(), Args: []string{"--no-index", "--features", feats}},
+		// The ranking and its features come before the hits: --plan-only
+		// leaves out the hits and their redaction, which can cost seconds on
+		// a minified file's long lines, and nothing of the features.
+		{Tool: rtchprobe.Tool(), Args: []string{"--no-index", "--plan-only", "--features", feats}},
 	}
 	getenv := func(k string) string {
 		if k == zone.EnvRoot {

@@ -10,6 +10,7 @@
 //	traincorpus select   --mirrors DIR [--per-repo N] [--pin ids.tsv] --out ids.tsv
 //	traincorpus tasks    --mirrors DIR --ids ids.tsv --out tasks.jsonl
 //	traincorpus features --mirrors DIR --tasks tasks.jsonl --out features.ndjson [--limit N]
+//	traincorpus siblings --mirrors DIR --tasks tasks.jsonl --out FILE [--skip N] [--langs ts,rust]
 //
 // select reads every repository's history from its head (or the head pinned
 // in --pin) and writes the task list committed as bench/traincorpus/ids.tsv:
@@ -17,7 +18,9 @@
 // rebuilds the full tasks from that list and the mirrors (the go-commits
 // format plus "lang" and "gold_functions"). features runs the lane's first
 // stages on each task's tree and writes the ranking features of every
-// candidate file (see features.go). Mirrors are bare repositories or clones
+// candidate file (see features.go). siblings picks the tasks where a gold
+// file has a namesake in the tree, as an evaluation task file for
+// bench/eval. Mirrors are bare repositories or clones
 // laid out as OWNER+NAME/repo (the fetch tool's layout).
 package main
 
@@ -38,7 +41,9 @@ const usage = `usage: traincorpus select|tasks|features [flags]
             [--train-repos FILE] [--eval-dir DIR]
   tasks     expand a task list into tasks: --mirrors DIR --ids ids.tsv --out tasks.jsonl
   features  ranking features of every task's candidates: --mirrors DIR --tasks tasks.jsonl
-            --out features.ndjson [--limit N] [--jobs N] [--tmp DIR]
+            --out features.ndjson [--limit N] [--tmp DIR] [--timeout D]
+  siblings  an evaluation task file of tasks whose gold file has a namesake in the tree:
+            --mirrors DIR --tasks tasks.jsonl --out FILE [--skip N] [--limit N] [--langs ts,rust]
 `
 
 func main() {
@@ -58,6 +63,8 @@ func run(args []string) int {
 		err = cmdTasks(args[1:])
 	case "features":
 		err = cmdFeatures(args[1:])
+	case "siblings":
+		err = cmdSiblings(args[1:])
 	case "-h", "--help", "help":
 		fmt.Print(usage)
 		return 0
