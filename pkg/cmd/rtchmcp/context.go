@@ -34,6 +34,14 @@ type ContextInput struct {
 	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"Token budget of the whole reply, instead of the fanout's."`
 	Format       string   `json:"format,omitempty" jsonschema:"md: a brief (default); json: the summary with each chunk's text."`
 	Persist      bool     `json:"persist,omitempty" jsonschema:"Save the packet in the root for rtch_rehydrate."`
+	LineNumbers  *bool    `json:"line_numbers,omitempty" jsonschema:"Number the brief's chunk lines (default true)."`
+}
+
+// numbered tells whether the brief numbers its chunk lines: unless the
+// call says not to, it does (the md brief only; json's chunk text is the
+// file's bytes).
+func (in ContextInput) numbered() bool {
+	return in.Format != "json" && (in.LineNumbers == nil || *in.LineNumbers)
 }
 
 // contextSchema is ContextInput's schema with the enumerations a model
@@ -165,6 +173,9 @@ func (r *contextReply) render(budget int) (*mcp.CallToolResult, *schema.PacketSu
 	}
 	if r.in.Persist {
 		common = append(common, "--persist")
+	}
+	if r.in.numbered() {
+		common = append(common, "--line-numbers") // the summary names the chunks the brief holds
 	}
 	keep := func(p *schema.Packet) { r.full = p }
 	md := r.in.Format != "json"

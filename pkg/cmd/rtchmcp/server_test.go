@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rtch/rtch/pkg/internal/testtree"
+	"github.com/rtch/rtch/pkg/tokens"
 )
 
 // repo writes a small Go tree: the lane has something to find.
@@ -105,6 +106,9 @@ func textOf(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
+// toolsBudget is what the tool definitions may cost, in tokens.
+const toolsBudget = 3000
+
 func TestListsTheTools(t *testing.T) {
 	cs := connect(t, repo(t), nil)
 	res, err := cs.ListTools(context.Background(), nil)
@@ -121,6 +125,13 @@ func TestListsTheTools(t *testing.T) {
 	want := "guild_bundle guild_lint guild_recall rtch_context rtch_packet rtch_reenter rtch_rehydrate"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("tools = %s, want %s", got, want)
+	}
+	// Every definition reaches the model on every turn: all seven stay
+	// under toolsBudget tokens as the client receives them (1,749 by
+	// ceil(chars/4) when this was written; 6,600 with output schemas).
+	all, _ := json.Marshal(res.Tools)
+	if n := tokens.Estimate(string(all)); n > toolsBudget {
+		t.Errorf("the tool definitions are %d tokens, over %d", n, toolsBudget)
 	}
 	for _, tl := range res.Tools {
 		if tl.Name != "rtch_context" {
@@ -197,6 +208,37 @@ func TestContextReturnsBriefPacketAndProgress(t *testing.T) {
 	rh := callTool(t, cs, "rtch_rehydrate", map[string]any{"packet": p.PacketID})
 	if rh.IsError || !strings.HasPrefix(textOf(rh), "packet "+p.PacketID+": refreshed · refreshed ") {
 		t.Fatalf("rtch_rehydrate: %s", textOf(rh))
+	}
+}
+
+// The brief numbers its chunk lines unless the call says line_numbers
+// false: each line opens with its line number in the file; json's chunk
+// text is the file's bytes either way.
+func TestContextNumbersLinesByDefault(t *testing.T) {
+	cs := connect(t, repo(t), nil)
+	goal := map[string]any{"goal": "find where ReadLine reports a malformed line", "enough": "ReadLine is read"}
+	with := func(k string, v any) map[string]any {
+		m := map[string]any{k: v}
+		for k, v := range goal {
+			m[k] = v
+		}
+		return m
+	}
+	const numbered = "\n 6 func ReadLine(no int, line string) error {\n 7 \tif line"
+	const plain = "\nfunc ReadLine(no int, line string) error {\n\tif line"
+	for _, c := range []struct {
+		args map[string]any
+		want string
+	}{
+		{goal, numbered},
+		{with("line_numbers", true), numbered},
+		{with("line_numbers", false), plain},
+		{with("format", "json"), `func ReadLine(no int, line string) error {\n\tif line`},
+	} {
+		res := callTool(t, cs, "rtch_context", c.args)
+		if text := textOf(res); res.IsError || !strings.Contains(text, c.want) {
+			t.Errorf("%v: the reply lacks %q:\n%s", c.args, c.want, text)
+		}
 	}
 }
 

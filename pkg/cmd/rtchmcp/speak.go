@@ -36,7 +36,8 @@ import (
 // arguments.
 var argsOf = map[string]map[string]string{
 	"rtch_context": {"goal": "goal", "goal-file": "goal", "enough": "enough", "profile": "profile", "fanout": "fanout",
-		"risk": "risk", "output-kind": "output_kind", "seed": "seeds", "budget-tokens": "budget_tokens", "persist": "persist"},
+		"risk": "risk", "output-kind": "output_kind", "seed": "seeds", "budget-tokens": "budget_tokens", "persist": "persist",
+		"line-numbers": "line_numbers"},
 	"rtch_reenter":   {"reenter": "range", "window": "window"},
 	"rtch_rehydrate": {"rehydrate": "packet"},
 	"guild_recall":   {"query": "query", "limit": "limit", "category": "category", "run-id": "run_id"},
