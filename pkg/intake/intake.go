@@ -209,6 +209,9 @@ func Validate(m Merged) []Problem {
 			continue
 		}
 		if v == "" {
+			if fd.Key == "enough_evidence_definition" && f.Goal == "" {
+				continue // derived from the goal once there is one (WithDefaults)
+			}
 			if fd.Required {
 				probs = append(probs, Problem{fd.Key, true, fmt.Sprintf("%s (%s)", fd.Key, fd.Flag)})
 			}
@@ -257,12 +260,16 @@ func Build(m Merged) (schema.Intake, error) {
 	if err != nil {
 		return schema.Intake{}, err
 	}
+	warnings := Warnings(m.Fields)
+	if m.From["enough_evidence_definition"] == DefaultLayer {
+		warnings = append(warnings, enoughDerivedWarning(m.Fields.EnoughEvidenceDefinition))
+	}
 	return schema.Intake{
 		Envelope:     record.Env(schema.KindIntake, schema.V1, hash),
 		IntakeHash:   hash,
 		IntakeFields: m.Fields,
 		Source:       m.Source,
-		Warnings:     Warnings(m.Fields),
+		Warnings:     warnings,
 		GoalTerms:    ExtractTerms(m.Fields.Goal),
 		Disposition:  ParseDisposition(m.Fields.Goal),
 	}, nil

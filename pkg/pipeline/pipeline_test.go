@@ -14,7 +14,7 @@ import (
 // after it, reading a dead pipe, are not blamed.
 func TestFirstFailingStageIsTheError(t *testing.T) {
 	var out bytes.Buffer
-	stages := append(pipeline.Lane([]string{"--goal=find the reader"}), pipeline.Packet("--format=md"))
+	stages := append(pipeline.Lane([]string{"--goal= "}), pipeline.Packet("--format=md"))
 	res, err := pipeline.Run(context.Background(), pipeline.Options{Dir: t.TempDir()}, stages, nil, &out)
 	var se *pipeline.StageError
 	if !errors.As(err, &se) || se.Tool != "rtch-intake" || se.Code != 2 {

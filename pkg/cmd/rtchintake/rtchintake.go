@@ -37,32 +37,37 @@ func Tool() *cli.Tool {
 	return &cli.Tool{
 		Name:    "rtch-intake",
 		Summary: "state the lane's contract as an rtch.intake record",
-		Usage:   "rtch-intake --goal TEXT|--goal-file FILE --profile P --fanout F --risk R --output-kind K --enough TEXT [flags]\n       rtch-intake --intake FILE [flags]",
+		Usage:   "rtch-intake --goal TEXT|--goal-file FILE [--profile P] [--fanout F] [--risk R] [--output-kind K] [--enough TEXT] [flags]\n       rtch-intake --intake FILE [flags]",
 		Description: `Builds the intake, the contract every later stage works to: the goal, the
 target profile, the fanout, the mutation risk, the expected output and the
 definition of enough evidence. Flags win over --intake FILE (TOML or JSON, the
-record's own keys), which wins over [intake] in .rtch.toml at the zone root.
-A missing required field declines the intake: exit 2, every missing field named
-with its flag. Goal terms (identifiers and their parts, paths, file names,
-stack frames, quoted strings, error fragments, words) are extracted from the
-goal for the scout. Standard input is read only by --goal-file -.
+record's own keys), which wins over [intake] in .rtch.toml at the zone root,
+which wins over the defaults rtch-mcp's arguments have too: profile
+code_path, fanout normal, risk read_only, output hydration_packet, and enough
+derived from the goal (its first code-shaped names read, else its best-ranked
+place read), which the record's warnings (enough_derived) and a hint say; the
+record's source names the default layer when it filled a field. Without a
+goal the intake declines: exit 2, naming the flag. Goal terms (identifiers
+and their parts, paths, file names, stack frames, quoted strings, error
+fragments, words) are extracted from the goal for the scout. Standard input is read only by --goal-file -.
 
 profiles:  ` + strings.Join(intake.Profiles, " | ") + `
 fanout:    ` + strings.Join(intake.FanoutLevels, " | ") + `
 risk:      ` + strings.Join(intake.MutationRisks, " | ") + `
 output:    ` + strings.Join(intake.ExpectedOutputs, " | "),
-		Example: `rtch-intake --goal "fix trailing <nil> on help output" --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough "the line printing <nil> is found" | rtch-zone
+		Example: `rtch-intake --goal "fix trailing <nil> on help output" | rtch-zone
+rtch-intake --goal "fix trailing <nil> on help output" --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough "the line printing <nil> is found" | rtch-zone
 rtch-intake --goal-file issue.md --profile code_path --fanout normal --risk read_only --output-kind hydration_packet --enough "the faulty function is hydrated" --jq '.goal_terms | length > 0'`,
 		Stdin: cli.NoStdin,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&o.goal, "goal", "", "the goal: one sentence or a whole problem `TEXT`")
 			fs.StringVar(&o.goalFile, "goal-file", "", "read the goal from `FILE` (- for standard input)")
 			fs.StringVar(&o.intakeFile, "intake", "", "read intake fields from `FILE` (TOML or JSON)")
-			fs.StringVar(&o.profile, "profile", "", "target profile `P` (target_profile)")
-			fs.StringVar(&o.fanout, "fanout", "", "fanout level `F` (fanout_level)")
-			fs.StringVar(&o.risk, "risk", "", "mutation risk `R` (mutation_risk)")
-			fs.StringVar(&o.outputKind, "output-kind", "", "expected output `K` (expected_output)")
-			fs.StringVar(&o.enough, "enough", "", "when the lane halts: the enough-evidence definition `TEXT`")
+			fs.StringVar(&o.profile, "profile", "", "target profile `P` (target_profile; default code_path)")
+			fs.StringVar(&o.fanout, "fanout", "", "fanout level `F` (fanout_level; default normal)")
+			fs.StringVar(&o.risk, "risk", "", "mutation risk `R` (mutation_risk; default read_only)")
+			fs.StringVar(&o.outputKind, "output-kind", "", "expected output `K` (expected_output; default hydration_packet)")
+			fs.StringVar(&o.enough, "enough", "", "when the lane halts: the enough-evidence definition `TEXT` (default derived from the goal)")
 			fs.StringVar(&o.knownTarget, "known-target", "", "a `PATH` (or PATH:Lx-Ly) already suspected")
 			fs.Var(&o.seeds, "seed", "an explicit seed `TERM` (repeatable)")
 			fs.Var(&o.forbid, "forbid", "a forbidden assumption `TEXT`: a path or term to exclude (repeatable)")
@@ -140,7 +145,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	}
 	layers = append(layers, intake.FromConfig(cfg.Intake))
 
-	m := intake.Merge(layers...)
+	m := intake.WithDefaults(intake.Merge(layers...))
 	if probs := intake.Validate(m); len(probs) > 0 {
 		return decline(probs)
 	}
@@ -152,6 +157,10 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 		rec.GoalTerms = intake.Ideas(rec.Goal, rec.GoalTerms)
 	}
 	for _, w := range rec.Warnings {
+		if w.Code == intake.WarnEnoughDerived {
+			env.Hintf("%s", w.Message) // a default said, not a problem
+			continue
+		}
 		env.Warnf("%s: %s", w.Code, w.Message)
 	}
 	return env.Out.Emit(rec)
