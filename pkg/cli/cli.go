@@ -57,6 +57,10 @@ type Tool struct {
 	Summary string
 	// Usage is the synopsis line(s) after "usage: ".
 	Usage string
+	// Verb, when set, is the word that must open the arguments ("ask" of
+	// `rtch ask …`): the flags and arguments follow it. Help and version
+	// need none.
+	Verb string
 	// Description is free text shown after the synopsis.
 	Description string
 	// Example is a real pipeline example.

@@ -279,3 +279,34 @@ func TestExecDirAndProgress(t *testing.T) {
 		t.Fatalf("progress %q", lines)
 	}
 }
+
+// A tool with a verb runs only when the verb opens its arguments; its
+// flags follow the verb; help and version need none.
+func TestVerbOpensTheArguments(t *testing.T) {
+	var got []string
+	var n int
+	mk := func() *Tool {
+		return &Tool{
+			Name: "rtch", Verb: "ask", Summary: "s", Usage: "rtch ask [flags] QUESTION…", Stdin: NoStdin,
+			Flags: func(fs *flag.FlagSet) { fs.IntVar(&n, "n", 0, "a number") },
+			Run:   func(ctx context.Context, env *Env) error { got = env.Args; return nil },
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Run(context.Background(), mk(), []string{"ask", "-n", "3", "where", "is", "it"}, nil, &out, &errb); code != ExitOK || n != 3 || strings.Join(got, " ") != "where is it" {
+		t.Fatalf("ask: %d n=%d args=%q %s", code, n, got, errb.String())
+	}
+	for _, args := range [][]string{{"where", "is", "it"}, {"-n", "3", "ask", "q"}, nil} {
+		errb.Reset()
+		code := Run(context.Background(), mk(), args, nil, &out, &errb)
+		if code != ExitUsage || !strings.Contains(errb.String(), "rtch: error: the first argument is the command: rtch ask\nrtch: hint: usage: rtch ask [flags] QUESTION…\n") {
+			t.Errorf("%q: %d %q", args, code, errb.String())
+		}
+	}
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"--version"}} {
+		out.Reset()
+		if code := Run(context.Background(), mk(), args, nil, &out, &errb); code != ExitOK || out.Len() == 0 {
+			t.Errorf("%q: %d %q", args, code, out.String())
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
 
@@ -72,6 +73,12 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 	fs := t.newFlagSet(&c)
 	diag := func(level, format string, a ...any) {
 		fmt.Fprintf(stderr, "%s: %s: %s\n", t.Name, level, fmt.Sprintf(format, a...))
+	}
+	args, ok := t.takeVerb(args)
+	if !ok {
+		diag("error", "the first argument is the command: %s %s", t.Name, t.Verb)
+		diag("hint", "usage: %s", firstLine(t.Usage))
+		return Result{Code: t.usageCode()}
 	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -200,6 +207,21 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 		reportError(diag, runErr, code)
 	}
 	return Result{Code: code, Complete: complete && code != ExitInterrupted}
+}
+
+// takeVerb is args without the tool's verb, and whether they may go on:
+// they open with the verb, or the tool has none, or they ask for help or
+// the version.
+func (t *Tool) takeVerb(args []string) ([]string, bool) {
+	switch {
+	case t.Verb == "":
+		return args, true
+	case len(args) > 0 && args[0] == t.Verb:
+		return args[1:], true
+	case len(args) > 0 && slices.Contains([]string{"-h", "-help", "--help", "-version", "--version"}, args[0]):
+		return args, true
+	}
+	return args, false
 }
 
 func exitCode(ctx context.Context, t *Tool, err error) int {

@@ -9,6 +9,7 @@ import (
 	"github.com/rtch/rtch/pkg/cmd/guildbundle"
 	"github.com/rtch/rtch/pkg/cmd/guildlint"
 	"github.com/rtch/rtch/pkg/cmd/guildrecall"
+	"github.com/rtch/rtch/pkg/cmd/rtchask"
 	"github.com/rtch/rtch/pkg/cmd/rtchhydrate"
 	"github.com/rtch/rtch/pkg/cmd/rtchintake"
 	"github.com/rtch/rtch/pkg/cmd/rtchmcp"
@@ -19,7 +20,8 @@ import (
 )
 
 // All returns a fresh Tool for every binary under cmd/, in pipeline order:
-// the lane's six stages, the three guild tools, then the MCP server.
+// the lane's six stages, the three guild tools, the MCP server, then rtch,
+// the lane in one command.
 func All() []*cli.Tool {
 	return []*cli.Tool{
 		rtchintake.Tool(),
@@ -32,6 +34,7 @@ func All() []*cli.Tool {
 		guildbundle.Tool(),
 		guildlint.Tool(),
 		rtchmcp.Tool(),
+		rtchask.Tool(),
 	}
 }
 
