@@ -106,6 +106,11 @@ readme-sample: ## regenerate the README's sample brief from testdata/fixtures/sa
 mcp-transcript: ## regenerate docs/rtch-mcp.md's recorded session (the built rtch-mcp, the SDK's client over stdio)
 	UPDATE_TRANSCRIPT=1 $(GO) test -count=1 -run 'TestDocsTranscript' ./pkg/cmd/rtchmcp
 
+reply-budget: build ## every rtch-mcp reply within its budget on large trees (REPLYTREES, default GOROOT/src); fails when one is over
+	@set -e; for t in $(or $(REPLYTREES),$$($(GO) env GOROOT)/src); do \
+	  echo "reply-budget: $$t"; $(GO) run ./bench/replysize --check --bin $(BIN) --root "$$t"; \
+	done
+
 clean:
 	rm -rf $(BIN)
 

@@ -10,6 +10,11 @@
 // the tree), the guild tools on a Guild project).
 //
 //	go build -o /tmp/b/ ./cmd/... && go run ./bench/replysize --bin /tmp/b --root "$(go env GOROOT)/src"
+//
+// With --check it exits 1 when any reply measures more than its budget and
+// rtch-mcp's ReplyOverhead (rtch_context's budget_tokens or fanout budget,
+// ReplyBudget for the others), or the tool definitions more than 3,000
+// tokens: make reply-budget runs it on GOROOT/src.
 package main
 
 import (
@@ -27,12 +32,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/rtch/rtch/bench/internal/mcpstdio"
+	"github.com/rtch/rtch/pkg/cmd/rtchmcp"
+	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/tokens"
 	"github.com/rtch/rtch/pkg/tokens/exact"
 )
 
 // persist is --persist.
 var persist bool
+
+// over counts the replies over their budget and ReplyOverhead, and the
+// tool definitions over toolsBudget: with --check, the run fails on any.
+var over int
+
+// toolsBudget is what the seven tool definitions may cost, in tokens.
+const toolsBudget = 3000
 
 // goals are the questions asked of every tree.
 var goals = []string{
@@ -48,6 +62,7 @@ func main() {
 	index := flag.String("index", "", "the server's --index DIR (default a fresh temporary)")
 	extra := flag.String("args", "", "more rtch_context arguments as JSON, e.g. '{\"fanout\":\"wide\"}'")
 	flag.BoolVar(&persist, "persist", false, "persist the packets under the root's audit-logs/ and rehydrate one (writes into the tree)")
+	check := flag.Bool("check", false, "exit 1 when a reply measures more than its budget and rtch-mcp's ReplyOverhead, or the tool definitions more than 3,000 tokens")
 	flag.Parse()
 	if *bin == "" || *root == "" {
 		fmt.Fprintln(os.Stderr, "usage: replysize --bin DIR --root TREE [--index DIR] [--args JSON]")
@@ -56,6 +71,12 @@ func main() {
 	if err := run(*bin, *root, *index, *extra); err != nil {
 		fmt.Fprintln(os.Stderr, "replysize:", err)
 		os.Exit(1)
+	}
+	if over > 0 {
+		fmt.Fprintf(os.Stderr, "replysize: %d over their budget (rows marked OVER)\n", over)
+		if *check {
+			os.Exit(1)
+		}
 	}
 }
 
@@ -83,7 +104,7 @@ func run(bin, root, index, extra string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("tools/list: %s\n", s.w.measure(s.w.last()))
+	fmt.Printf("tools/list: %s%s\n", s.w.measure(s.w.last()), mark(s.w.last(), toolsBudget))
 	for _, t := range list.Tools {
 		b, _ := json.Marshal(t)
 		fmt.Printf("  %-15s %s\n", t.Name, measure(b))
@@ -178,8 +199,35 @@ func (s *server) call(name string, args map[string]any) (*mcp.CallToolResult, er
 	if res.IsError {
 		status = " (error)"
 	}
-	fmt.Printf("| %s%s | %s | %s | %s | %s |\n", name, status, shortArgs(args), s.w.measure(s.w.last()), measure([]byte(text.String())), measure(sc))
+	fmt.Printf("| %s%s | %s | %s%s | %s | %s |\n", name, status, shortArgs(args), s.w.measure(s.w.last()), mark(s.w.last(), budgetOf(name, args)+rtchmcp.ReplyOverhead),
+		measure([]byte(text.String())), measure(sc))
 	return res, nil
+}
+
+// budgetOf is a call's reply budget as rtch-mcp states it: rtch_context's
+// budget_tokens, else its fanout's; ReplyBudget for every other tool.
+func budgetOf(tool string, args map[string]any) int {
+	if tool != "rtch_context" {
+		return rtchmcp.ReplyBudget
+	}
+	if n, ok := args["budget_tokens"].(float64); ok && n > 0 {
+		return int(n)
+	}
+	fanout, _ := args["fanout"].(string)
+	if fanout == "" {
+		fanout = "normal"
+	}
+	return config.DefaultBudgets[fanout]
+}
+
+// mark is " OVER n" when b measures more than limit tokens, counted in
+// over.
+func mark(b []byte, limit int) string {
+	if n := tokens.Estimate(string(b)); n > limit {
+		over++
+		return fmt.Sprintf(" OVER %d", limit)
+	}
+	return ""
 }
 
 func shortArgs(args map[string]any) string {
