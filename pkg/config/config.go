@@ -112,11 +112,13 @@ type Scout struct {
 }
 
 // Index configures the persistent tree index (pkg/index); --index and
-// --no-index win over it. It is off unless Enabled or Dir is set: it does
-// not pay yet (docs/decisions/index.md).
+// --no-index win over it. It is on by default, in the user cache
+// directory: a warm lane costs about half a cold one
+// (docs/decisions/index.md, "In the CLI").
 type Index struct {
-	// Enabled turns the index on, in the user cache directory.
-	Enabled bool `toml:"enabled"`
+	// Enabled, when set, turns the index on (true, the default) or off
+	// (false).
+	Enabled *bool `toml:"enabled"`
 	// Dir turns the index on and holds it here, relative to the zone root
 	// and inside the tree, instead of the user cache directory. Only a
 	// configuration file outside the tree (--config) may name an absolute

@@ -11,7 +11,7 @@ import (
 // the index's own save does. anchor is the directory the file's path is
 // to be reached from without a symlink (atomicfile.CreateBeneath).
 func Beside(root string, w Where, name string) (anchor, file string, err error) {
-	if w.Off {
+	if w.Off || w.Default && !cacheUsable() {
 		return "", "", nil
 	}
 	dir, err := Dir(root, w.Dir)

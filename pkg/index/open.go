@@ -16,8 +16,12 @@ type Where struct {
 	// Dir is --index (or the configuration's [index] dir); "" means the
 	// user cache directory.
 	Dir string
-	// Off is --no-index, or neither --index nor [index] enabled / dir.
+	// Off is --no-index, or [index] enabled = false.
 	Off bool
+	// Default says the index is on because nothing turned it on or off:
+	// when the user cache directory cannot be made, the run goes without
+	// it and says nothing.
+	Default bool
 	// Root, when set, is the tree's root and Dir a directory inside it
 	// (a configuration's [index] dir): it is reached from Root without a
 	// symlink.
@@ -27,12 +31,13 @@ type Where struct {
 const rootFile = "root"
 
 // OpenFor opens root's index where w says, or returns nil when it is off.
-// A directory the user named that cannot be used is an error; the default
-// cache directory failing only warns, and the run goes on without an
+// A directory the user named that cannot be used is an error; the cache
+// directory failing only warns (asked for by [index] enabled, or by a
+// host) or goes unsaid (on by default), and the run goes on without an
 // index. A corrupt or foreign index warns and opens empty. Opening the
 // default location also removes the indexes of roots that no longer exist.
 func OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(string)) (*Index, error) {
-	if w.Off {
+	if w.Off || w.Default && !cacheUsable() {
 		return nil, nil
 	}
 	dir, err := Dir(root, w.Dir)
@@ -58,6 +63,13 @@ func OpenFor(root string, w Where, fp [sha256.Size]byte, warn func(string)) (*In
 	}
 	warn(fmt.Sprintf("running without the tree index: %v", err))
 	return nil, nil
+}
+
+// cacheUsable reports whether the user cache directory's index directory
+// exists or can be made (private to the user).
+func cacheUsable() bool {
+	cache, err := os.UserCacheDir()
+	return err == nil && os.MkdirAll(filepath.Join(cache, "rtch", "index"), 0o700) == nil
 }
 
 // writeRoot records in d, an index directory, which tree the index

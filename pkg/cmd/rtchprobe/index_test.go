@@ -458,37 +458,51 @@ func TestIndexHoldsNoSecret(t *testing.T) {
 	}
 }
 
-// TestIndexIsOffUnlessAsked: without --index or [index], no index is
-// written; [index] enabled puts it in the user cache directory keyed by the
-// root, [index] dir where it says; --no-index wins over both.
-func TestIndexIsOffUnlessAsked(t *testing.T) {
+// TestIndexIsOnUnlessTurnedOff: without flags or configuration the lane
+// keeps the index in the user cache directory and a second run answers
+// from it; --no-index and [index] enabled = false leave it alone, and a
+// cache directory that cannot be made is gone without, quietly; [index]
+// dir puts it in the tree. Every output is --no-index's.
+func TestIndexIsOnUnlessTurnedOff(t *testing.T) {
 	root := copyTree(t, "bufio")
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)
 	t.Setenv("HOME", cache)
-	want, _, _ := laneRun(t, root)
 	userDir, err := os.UserCacheDir()
 	if err != nil {
 		t.Skip(err)
 	}
-	if _, err := os.Stat(filepath.Join(userDir, "rtch", "index")); err == nil {
-		t.Fatal("an index was written without being asked for")
+	indexes := func() []string {
+		m, _ := filepath.Glob(filepath.Join(userDir, "rtch", "index", "*", "index"))
+		return m
 	}
-	write(t, root, ".rtch.toml", "[index]\nenabled = true\n")
-	age(t, root)
-	want, _, _ = laneRun(t, root, "--no-index")
-	if _, err := os.Stat(filepath.Join(userDir, "rtch", "index")); err == nil {
-		t.Fatal("--no-index wrote an index")
+	want, _, _ := laneRun(t, root, "--no-index")
+	if m := indexes(); len(m) != 0 {
+		t.Fatalf("--no-index wrote an index: %v", m)
 	}
 	if got, _, _ := laneRun(t, root); got != want {
-		t.Fatalf("[index] enabled: %s", firstDiff(want, got))
+		t.Fatalf("on by default: %s", firstDiff(want, got))
 	}
-	m, _ := filepath.Glob(filepath.Join(userDir, "rtch", "index", "*", "index"))
-	if len(m) != 1 {
-		t.Fatalf("[index] enabled: want one index in the user cache directory, got %v", m)
+	if m := indexes(); len(m) != 1 {
+		t.Fatalf("on by default: want one index in the user cache directory, got %v", m)
 	}
-	if _, _, p := laneRun(t, root); !strings.Contains(p[0], scoutReads) {
-		t.Fatalf("[index] enabled: the index is not used: %q", p)
+	if got, _, p := laneRun(t, root); got != want || !strings.Contains(p[0], scoutReads) {
+		t.Fatalf("on by default: the index is not used: %q", p)
+	}
+	os.RemoveAll(filepath.Join(userDir, "rtch"))
+	write(t, root, ".rtch.toml", "[index]\nenabled = false\n")
+	age(t, root)
+	want, _, _ = laneRun(t, root, "--no-index")
+	if got, _, p := laneRun(t, root); got != want || len(p) != 0 || len(indexes()) != 0 {
+		t.Fatalf("[index] enabled = false: an index was used or written: %q %v", p, indexes())
+	}
+	os.Remove(filepath.Join(root, ".rtch.toml"))
+	unusable := filepath.Join(t.TempDir(), "file")
+	write(t, filepath.Dir(unusable), "file", "not a directory\n")
+	t.Setenv("XDG_CACHE_HOME", unusable)
+	want, _, _ = laneRun(t, root, "--no-index")
+	if got, stderr, _ := laneRun(t, root); got != want || stderr != "" {
+		t.Fatalf("a cache directory that cannot be made: %q\n%s", stderr, firstDiff(want, got))
 	}
 	write(t, root, ".rtch.toml", "[index]\ndir = \".ix\"\n")
 	age(t, root)

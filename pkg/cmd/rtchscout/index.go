@@ -21,7 +21,7 @@ type IndexFlags struct {
 
 // Register adds the flags to fs.
 func (f *IndexFlags) Register(fs *flag.FlagSet) {
-	fs.StringVar(&f.Dir, "index", "", "use the tree index in `DIR` (off by default; [index] enabled puts it in the user cache directory, [index] dir elsewhere)")
+	fs.StringVar(&f.Dir, "index", "", "keep the tree index in `DIR` (default: the user cache directory, or [index] dir)")
 	fs.BoolVar(&f.Off, "no-index", false, "read every file and leave the tree index alone, whatever the configuration says")
 }
 
@@ -75,8 +75,8 @@ func (f *IndexFlags) GraphCache(env *cli.Env, cfg *config.Config, root string) (
 
 // where decides where the index is, first decider first: the flags, the
 // host's flags (rtch-mcp's --index, --no-index), the configuration
-// ([index] dir, or enabled), the host's default (rtch-mcp turns it on);
-// otherwise it is off.
+// ([index] dir, or enabled), the host's default; otherwise it is on in the
+// user cache directory, by default.
 func (f *IndexFlags) where(host cli.IndexChoice, cfg *config.Config, root string) (index.Where, error) {
 	switch {
 	case f.Off || f.Dir != "":
@@ -85,10 +85,12 @@ func (f *IndexFlags) where(host cli.IndexChoice, cfg *config.Config, root string
 		return *host.Flag, nil
 	case cfg.Index.Dir != "":
 		return configDir(cfg, root)
-	case cfg.Index.Enabled || host.Default:
+	case cfg.Index.Enabled != nil:
+		return index.Where{Off: !*cfg.Index.Enabled}, nil
+	case host.Default:
 		return index.Where{}, nil
 	}
-	return index.Where{Off: true}, nil
+	return index.Where{Default: true}, nil
 }
 
 // configDir is the index directory [index] dir names: a relative one is
