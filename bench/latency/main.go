@@ -23,6 +23,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -89,6 +90,9 @@ type tree struct {
 	// Calls are the servers' (mcp/index, mcp/no-index) and, with --cli,
 	// the piped lane's (cli/index, cli/no-index), goal by goal.
 	Calls map[string][]timing.Sample `json:"calls"`
+	// Failed are the goals (by number) each server answered with a tool
+	// error; their calls are timed all the same.
+	Failed map[string][]int `json:"failed,omitempty"`
 }
 
 func (b *bench) run(repos, work, filter, out string, tasks, trees, gits list) error {
@@ -341,7 +345,7 @@ func (b *bench) measure(t *tree) error {
 		return err
 	}
 	defer off.Close()
-	t.Calls = map[string][]timing.Sample{}
+	t.Calls, t.Failed = map[string][]timing.Sample{}, map[string][]int{}
 	for i, goal := range t.Goals {
 		pair := []*server{on, off}
 		if i%2 == 1 {
@@ -350,7 +354,12 @@ func (b *bench) measure(t *tree) error {
 		briefs := map[string]string{}
 		for _, sv := range pair {
 			s, brief, err := sv.Ask(goal)
-			if err != nil {
+			var te *mcpserver.ToolError
+			switch {
+			case errors.As(err, &te):
+				fmt.Printf("  %d/%d: %s: %v\n", i+1, len(t.Goals), sv.name, err)
+				t.Failed[sv.name] = append(t.Failed[sv.name], i)
+			case err != nil:
 				return fmt.Errorf("goal %d: %v", i+1, err)
 			}
 			t.Calls["mcp/"+sv.name] = append(t.Calls["mcp/"+sv.name], s)
@@ -399,8 +408,8 @@ func start(bin, root string, flags ...string) (*server, error) {
 // report prints, per tree and way of asking, the p50, p95 and max of the
 // calls' wall and CPU time, and the slowest call over the median.
 func report(trees []*tree) {
-	fmt.Println("\n| tree | files | goals | asked by | p50 wall | p95 wall | max wall | max ÷ p50 | p50 CPU | max CPU | max ÷ p50 (CPU) | slowest goal |")
-	fmt.Println("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+	fmt.Println("\n| tree | files | goals | asked by | p50 wall | p95 wall | max wall | max ÷ p50 | p50 CPU | max CPU | max ÷ p50 (CPU) | tool errors | slowest goal |")
+	fmt.Println("|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 	for _, t := range trees {
 		ways := make([]string, 0, len(t.Calls))
 		for w := range t.Calls {
@@ -417,8 +426,9 @@ func report(trees []*tree) {
 					slow = i
 				}
 			}
-			fmt.Printf("| %s | %d | %d | %s | %.3f | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %.50q |\n", t.Name, t.Files, len(s), w,
-				wall(50), wall(95), wall(100), wall(100)/wall(50), cpu(50), cpu(100), cpu(100)/max(cpu(50), 0.001), t.Goals[slow])
+			fmt.Printf("| %s | %d | %d | %s | %.3f | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f | %d | %.50q |\n", t.Name, t.Files, len(s), w,
+				wall(50), wall(95), wall(100), wall(100)/wall(50), cpu(50), cpu(100), cpu(100)/max(cpu(50), 0.001),
+				len(t.Failed[strings.TrimPrefix(w, "mcp/")]), t.Goals[slow])
 		}
 	}
 }

@@ -69,8 +69,15 @@ func (s *Server) Close() {
 // PID is the server's process id.
 func (s *Server) PID() int { return s.cmd.Process.Pid }
 
+// ToolError is an rtch_context call answered with isError: the call ran,
+// and its time is measured.
+type ToolError struct{ Text string }
+
+func (e *ToolError) Error() string { return "rtch_context: " + e.Text }
+
 // Ask is one rtch_context call with goal, in the md format: its wall and
-// CPU time and the brief.
+// CPU time and the brief; a *ToolError with both when the tool answered
+// with an error.
 func (s *Server) Ask(goal string) (timing.Sample, string, error) {
 	pid := s.PID()
 	c0 := timing.ProcessCPU(pid)
@@ -81,11 +88,15 @@ func (s *Server) Ask(goal string) (timing.Sample, string, error) {
 	if err != nil {
 		return timing.Sample{}, "", err
 	}
-	if res.IsError || len(res.Content) == 0 {
-		return timing.Sample{}, "", errors.New("rtch_context failed")
+	x := timing.Sample{Wall: wall, CPU: timing.ProcessCPU(pid) - c0}
+	if len(res.Content) == 0 {
+		return x, "", errors.New("rtch_context: no content")
 	}
-	brief := res.Content[0].(*mcp.TextContent).Text
-	return timing.Sample{Wall: wall, CPU: timing.ProcessCPU(pid) - c0}, brief, nil
+	text := res.Content[0].(*mcp.TextContent).Text
+	if res.IsError {
+		return x, text, &ToolError{text}
+	}
+	return x, text, nil
 }
 
 // Memory is the server's peak and current resident size in MB (VmHWM,
