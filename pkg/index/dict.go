@@ -532,6 +532,7 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 		return c
 	}
 	fold := d.foldedText()
+	seen := map[runKey]rowWords{}
 	for pi, p := range pats {
 		if p.sep != "" {
 			ix.sepRows(p.sep, c.may)
@@ -545,13 +546,32 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 		}
 		c.runs[pi] = make([]rowWords, len(p.runs))
 		for i := range p.runs {
-			c.runs[pi][i] = runWords(d, p, i, fold, len(ix.table))
+			k := p.runKey(i)
+			g, ok := seen[k]
+			if !ok {
+				g = runWords(d, p, i, fold, len(ix.table))
+				seen[k] = g
+			}
+			c.runs[pi][i] = g
 		}
 		for row := range c.may {
 			c.may[row] = c.may[row] || slices.IndexFunc(c.runs[pi], func(g rowWords) bool { return len(g.of(row)) == 0 }) < 0
 		}
 	}
 	return c
+}
+
+// runKey is what the words that can hold a pattern's run depend on: the
+// run, whether it must start or end its word (Pattern.role), and whether
+// the term starts or ends in it (Pattern.wordOK). Runs are shared by many
+// terms of one goal (http of http.Server and http.Request).
+type runKey struct {
+	run                      string
+	starts, ends, first, end bool
+}
+
+func (p Pattern) runKey(i int) runKey {
+	return runKey{p.runs[i], p.starts[i], p.ends[i], i == 0, i == len(p.runs)-1}
 }
 
 // runWords are the entries' words that can hold run i of p, by row, each

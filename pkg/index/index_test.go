@@ -6,11 +6,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -229,15 +229,7 @@ func TestSaveOpenLookup(t *testing.T) {
 // their bytes.
 func savedTree(t *testing.T, phrases *match.Matcher, dirs ...string) (*Index, []walk.File, map[string][]byte) {
 	t.Helper()
-	dir := t.TempDir()
-	fp := Fingerprint("t")
-	ix, _, err := Open(dir, fp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var files []walk.File
 	data := map[string][]byte{}
-	ino := uint64(0)
 	for _, d := range dirs {
 		root := filepath.Join(runtime.GOROOT(), "src", d)
 		filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
@@ -249,21 +241,37 @@ func savedTree(t *testing.T, phrases *match.Matcher, dirs ...string) (*Index, []
 				return nil
 			}
 			rel, _ := filepath.Rel(filepath.Join(runtime.GOROOT(), "src"), p)
-			ino++
-			f := walk.File{Path: filepath.ToSlash(rel), Size: int64(len(b)), ID: walk.Ident{Dev: 1, Ino: ino, MtimeNs: 1, CtimeNs: 1}}
-			if fx, ok := Extract(f.Path, b, phrases); ok {
-				fx.Names = testNames(b)
-				ix.Put(f, time.Now(), fx)
-				files = append(files, f)
-				data[f.Path] = b
-			}
+			data[filepath.ToSlash(rel)] = b
 			return nil
 		})
 	}
+	ix, files := savedFiles(t, phrases, data)
 	if len(files) < 20 {
 		t.Skipf("only %d GOROOT files", len(files))
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return ix, files, data
+}
+
+// savedFiles indexes files (bytes by path) through Put, Save and Open and
+// returns the opened index with the files it holds, in path order.
+func savedFiles(t *testing.T, phrases *match.Matcher, data map[string][]byte) (*Index, []walk.File) {
+	t.Helper()
+	dir := t.TempDir()
+	fp := Fingerprint("t")
+	ix, _, err := Open(dir, fp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []walk.File
+	for _, p := range slices.Sorted(maps.Keys(data)) {
+		b := data[p]
+		f := walk.File{Path: p, Size: int64(len(b)), ID: walk.Ident{Dev: 1, Ino: uint64(len(files) + 1), MtimeNs: 1, CtimeNs: 1}}
+		if fx, ok := Extract(f.Path, b, phrases); ok {
+			fx.Names = testNames(b)
+			ix.Put(f, time.Now(), fx)
+			files = append(files, f)
+		}
+	}
 	if _, err := ix.Save(files); err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +281,7 @@ func savedTree(t *testing.T, phrases *match.Matcher, dirs ...string) (*Index, []
 		t.Fatal(err, warn)
 	}
 	t.Cleanup(ix.Close)
-	return ix, files, data
+	return ix, files
 }
 
 // testNames stand in for the scout's names of a file: its first words,

@@ -20,9 +20,21 @@ type Hit struct {
 	// ever true for JSON, YAML and TOML files.
 	Key bool
 	// word is the column of the word holding the match's last pattern
-	// byte and end the pattern's end in that word: with Line and Term they
-	// give the order of a scan (by end offset, ties by term).
+	// byte and end the pattern's end in that word: with Line and the tie
+	// they give the order of a scan (by end offset, ties by term).
 	word, end int32
+	// rank, when set, is 1 + the match's spelling's place among the
+	// matcher's spellings (Spelling.Rank), which breaks ties where Term
+	// does not (a compound's variants come after every caller term).
+	rank int32
+}
+
+// tie is what orders hits ending at one byte.
+func (h Hit) tie() int {
+	if h.rank > 0 {
+		return int(h.rank) - 1
+	}
+	return h.Term
 }
 
 // wordMatch is a match inside one word of the word text.
@@ -92,19 +104,21 @@ func (f *File) finishHits(out []Hit, from int, phrase []int) []Hit {
 			out = append(out, h)
 		}
 	}
-	hs := out[from:]
-	slices.SortFunc(hs, func(x, y Hit) int {
-		switch {
-		case x.Line != y.Line:
-			return cmp.Compare(x.Line, y.Line)
-		case x.word != y.word:
-			return cmp.Compare(x.word, y.word)
-		case x.end != y.end:
-			return cmp.Compare(x.end, y.end)
-		}
-		return cmp.Compare(x.Term, y.Term)
-	})
+	SortHits(out[from:])
 	return out
+}
+
+// compareHits orders two hits of one file as a scan reports them.
+func compareHits(x, y Hit) int {
+	switch {
+	case x.Line != y.Line:
+		return cmp.Compare(x.Line, y.Line)
+	case x.word != y.word:
+		return cmp.Compare(x.word, y.word)
+	case x.end != y.end:
+		return cmp.Compare(x.end, y.end)
+	}
+	return cmp.Compare(x.tie(), y.tie())
 }
 
 // Terms marks in seen (indexed by m's term indices) every term m finds in f.

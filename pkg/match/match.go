@@ -244,6 +244,16 @@ func New(terms []string) *Matcher {
 // Terms returns the folded terms, one per caller term (without variants).
 func (m *Matcher) Terms() []string { return m.terms[:m.ncaller] }
 
+// Spellings calls fn with every spelling the matcher finds, in the order
+// that breaks Scan's ties (the caller's terms, folded and stemmed, then
+// the variants it added, each once), with the caller's term its matches
+// are reported as.
+func (m *Matcher) Spellings(fn func(spelling string, term int)) {
+	for k, t := range m.terms {
+		fn(t, int(m.orig[k]))
+	}
+}
+
 // Variants are the other spellings of a compound name that code uses for
 // the same thing, folded: "scroll-off" is also scrolloff (scrollOff,
 // ScrollOff) and scroll_off; "halt_error" is also halterror (haltError) and

@@ -226,8 +226,9 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 
 // replayFile gathers one file's evidence from its entry in the tree index,
 // as scanFile would from its bytes: the matches are words' (m's, from the
-// dictionary) when set, or m's over the entry's own words.
-func replayFile(m *match.Matcher, words *index.Words, phrase []int, terms []censusTerm, p string, fl *index.File, c *collector, buf []index.Hit) ([]index.Hit, error) {
+// dictionary) when set, or m's over the entry's own words, and the places
+// of the terms of other bytes (index.Cands.Places).
+func replayFile(m *match.Matcher, words *index.Words, phrase []int, terms []censusTerm, p string, fl *index.File, placed []index.Hit, c *collector, buf []index.Hit) ([]index.Hit, error) {
 	fs := newFileScan(terms, p, c)
 	var hits []index.Hit
 	var err error
@@ -239,7 +240,11 @@ func replayFile(m *match.Matcher, words *index.Words, phrase []int, terms []cens
 	if err != nil {
 		return hits, err
 	}
-	for _, h := range hits {
+	all := hits
+	if len(placed) > 0 {
+		all = index.MergeHits(hits, placed)
+	}
+	for _, h := range all {
 		ln, col := int(h.Line), int(h.Col)
 		f := fs.field(&terms[h.Term], ln,
 			func() bool { return fl.Heading(h.Line) },

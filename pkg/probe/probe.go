@@ -272,7 +272,7 @@ func (p *passState) replay() ([]walk.File, error) {
 	}
 	phrase := phraseTerms(p.r.terms)
 	asked := askedPhrases(phrase)
-	pats, all := readPatterns(p.r.terms)
+	pats, sp, all := readPatterns(p.cm)
 	if all {
 		return p.r.files, nil
 	}
@@ -281,6 +281,7 @@ func (p *passState) replay() ([]walk.File, error) {
 	read := make([]bool, len(files))
 	skips := make([]*walk.Skip, len(files))
 	hits := make([][]index.Hit, parallel.Workers())
+	placed := make([][]index.Hit, parallel.Workers())
 	folds := make([][]byte, parallel.Workers())
 	parallel.ForWorker(len(files), func(w, i int) {
 		f := files[i]
@@ -294,14 +295,15 @@ func (p *passState) replay() ([]walk.File, error) {
 			return
 		}
 		fl, ok := ix.Read(st)
+		placed[w] = placed[w][:0]
 		if ok && fl.Skip == nil {
-			var may bool
 			if cands != nil {
-				may = cands.Holds(fl)
+				placed[w], ok = cands.Places(fl, sp, placed[w])
 			} else {
+				var may bool
 				may, folds[w] = fl.MayHold(pats, folds[w])
+				ok = !may
 			}
-			ok = !may
 		}
 		switch {
 		case !ok:
@@ -311,7 +313,7 @@ func (p *passState) replay() ([]walk.File, error) {
 		default:
 			var err error
 			ev, err := p.evidence(f.Path, func(c *collector) error {
-				hits[w], err = replayFile(p.cm, words, phrase, p.r.terms, f.Path, fl, c, hits[w])
+				hits[w], err = replayFile(p.cm, words, phrase, p.r.terms, f.Path, fl, placed[w], c, hits[w])
 				return err
 			})
 			if err != nil {
@@ -382,27 +384,34 @@ func askedPhrases(phrase []int) uint64 {
 	return m
 }
 
-// readPatterns are the patterns (index.Pattern) of the terms the index
-// does not answer for: those with bytes other than word bytes (a path, a
-// dotted name), except the phrases it keeps. all is true when one of them
-// may be in any file: then every file is read.
-func readPatterns(terms []censusTerm) (pats []index.Pattern, all bool) {
+// readPatterns are the patterns (index.Pattern) of the spellings m finds
+// that the stored words do not answer for: those with bytes other than
+// word bytes (a path, a dotted name, a compound's variant), except the
+// phrases the index keeps; sp[i] names the matches of pats[i]. all is
+// true when one of them may be in any file: then every file is read.
+func readPatterns(m *match.Matcher) (pats []index.Pattern, sp []index.Spelling, all bool) {
 	indexed := map[string]bool{}
 	for _, p := range keptPhrases() {
 		indexed[p] = true
 	}
-	for _, t := range terms {
-		if index.Simple(t.text) || indexed[t.text] {
-			continue
+	rank := 0
+	m.Spellings(func(s string, term int) {
+		rank++
+		if index.Simple(s) || indexed[s] || all {
+			return
 		}
-		for _, p := range index.Patterns(t.text) {
-			if p.Any() {
-				return nil, true
-			}
-			pats = append(pats, p)
+		p := index.NewPattern(s)
+		if p.Any() {
+			all = true
+			return
 		}
+		pats = append(pats, p)
+		sp = append(sp, index.Spelling{Term: term, Rank: rank - 1})
+	})
+	if all {
+		return nil, nil, true
 	}
-	return pats, false
+	return pats, sp, false
 }
 
 // dryRun finds each probe's target files, its cost and its status.

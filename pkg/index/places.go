@@ -1,0 +1,162 @@
+package index
+
+import "slices"
+
+// Spelling names the matches of a pattern: the term they are reported as,
+// and the spelling's place among a matcher's spellings (its terms, then
+// the variants it adds: match.Matcher.Spellings), which orders matches
+// ending at one byte.
+type Spelling struct{ Term, Rank int }
+
+// Places appends to buf every match in f of the patterns' terms, as a scan
+// of its bytes finds them: the matches of pattern pi are of spelling
+// sp[pi]. It reports false when f may hold a pattern's term that its
+// entry cannot place (one that opens or closes with a separator, is made
+// of separators alone or may be anywhere): only the file's bytes tell
+// those, and the caller reads it. The hits are not in a scan's order
+// (MergeHits).
+func (c *Cands) Places(f *File, sp []Spelling, buf []Hit) ([]Hit, bool) {
+	if !c.May(f.entry) {
+		return buf, true
+	}
+	var seps map[string]int32
+	for pi, p := range c.pats {
+		if p.sep != "" || p.any || p.lead != "" || p.trail != "" {
+			if c.heldOne(f, pi) != HeldNo {
+				return buf, false
+			}
+			continue
+		}
+		runs := make([][]wordAt, len(p.runs))
+		for i := range p.runs {
+			for _, w := range c.runs[pi][i].of(f.entry) {
+				runs[i] = append(runs[i], wordAt{int(w.k), w.n, w.ok})
+			}
+			if len(runs[i]) == 0 {
+				runs = nil
+				break
+			}
+		}
+		if runs == nil {
+			continue
+		}
+		if seps == nil {
+			seps = f.sepNumbers()
+		}
+		buf = f.place(p, runs, seps, sp[pi], buf)
+	}
+	return buf, true
+}
+
+// sepNumbers are the numbers (Occ.Sep) of f's separator runs, by run.
+func (f *File) sepNumbers() map[string]int32 {
+	m := map[string]int32{}
+	n := int32(1)
+	eachWord(f.Seps, func(w []byte) {
+		m[string(w)] = n
+		n++
+	})
+	return m
+}
+
+// heldOne is what f tells of pattern pi alone (Held).
+func (c *Cands) heldOne(f *File, pi int) Held {
+	one := &Cands{pats: c.pats[pi : pi+1], may: c.may, runs: c.runs[pi : pi+1]}
+	return one.Held(f, nil)[0]
+}
+
+// placedWord is one occurrence of a word that can hold a run after the
+// first, with the word's length.
+type placedWord struct {
+	o Occ
+	n int32
+}
+
+// place appends to buf a Hit of spelling s for each match of p (of two or more
+// runs, with neither a leading nor a trailing separator) in f: an
+// occurrence of a word that can hold the first run, in which the term may
+// start, followed on its line by the pattern's separators and words that
+// hold the other runs, the last one a word in which it may end (the
+// certain chain of join, every one of them).
+func (f *File) place(p Pattern, runs [][]wordAt, seps map[string]int32, s Spelling, buf []Hit) []Hit {
+	last := len(p.runs) - 1
+	gap := make([]int32, len(p.gaps))
+	for i, g := range p.gaps {
+		if gap[i] = seps[g]; gap[i] == 0 {
+			return buf
+		}
+	}
+	// at[i-1] holds, by place, the occurrences of the words that can hold
+	// run i.
+	at := make([]map[uint64]placedWord, last)
+	var occs []Occ
+	for i := 1; i <= last; i++ {
+		at[i-1] = map[uint64]placedWord{}
+		for _, w := range runs[i] {
+			if i == last && !w.ok {
+				continue
+			}
+			occs = DecodeOccs(f.List(w.k), occs[:0])
+			for _, o := range occs {
+				at[i-1][placeKey(o.Line, o.Col)] = placedWord{o, w.n}
+			}
+		}
+		if len(at[i-1]) == 0 {
+			return buf
+		}
+	}
+	for _, w := range runs[0] {
+		if !w.ok {
+			continue
+		}
+		occs = DecodeOccs(f.List(w.k), occs[:0])
+		for _, o := range occs {
+			if h, ok := p.chain(o, w.n, gap, at); ok {
+				h.Term, h.rank = s.Term, int32(s.Rank)+1
+				buf = append(buf, h)
+			}
+		}
+	}
+	return buf
+}
+
+// chain follows a match of p from o, an occurrence of a word n bytes long
+// holding its first run, through the words at the places its separators
+// lead to; the Hit (without its term) when every run is there.
+func (p Pattern) chain(o Occ, n int32, gap []int32, at []map[uint64]placedWord) (Hit, bool) {
+	h := Hit{Line: o.Line, Col: o.Col + n - int32(len(p.runs[0]))}
+	for i, g := range gap {
+		if o.Sep != g {
+			return Hit{}, false
+		}
+		next, ok := at[i][placeKey(o.Line, o.Col+n+int32(len(p.gaps[i])))]
+		if !ok {
+			return Hit{}, false
+		}
+		o, n = next.o, next.n
+	}
+	end := int32(len(p.runs[len(p.runs)-1]))
+	h.Key, h.word, h.end = o.Key && end == n, o.Col, end
+	return h, true
+}
+
+// SortHits puts hits in the order a scan of the file reports them: by
+// line, the word holding the match's end, the end in it, and the term.
+func SortHits(hs []Hit) {
+	slices.SortFunc(hs, compareHits)
+}
+
+// MergeHits is hits (in a scan's order) and placed (sorted here) together
+// in a scan's order, in a new slice.
+func MergeHits(hits, placed []Hit) []Hit {
+	SortHits(placed)
+	out := make([]Hit, 0, len(hits)+len(placed))
+	for len(hits) > 0 && len(placed) > 0 {
+		if compareHits(placed[0], hits[0]) < 0 {
+			out, placed = append(out, placed[0]), placed[1:]
+		} else {
+			out, hits = append(out, hits[0]), hits[1:]
+		}
+	}
+	return append(append(out, hits...), placed...)
+}
