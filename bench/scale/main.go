@@ -23,6 +23,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -85,6 +86,22 @@ type result struct {
 	PeakMB                          float64 // the server's VmHWM once the index is built
 	New, RgNew                      []timing.Sample
 	RSSAfterMB, PeakAfterMB         float64
+	// ToolErrors counts the calls answered with a tool error (timed all
+	// the same: the call ran).
+	ToolErrors int
+}
+
+// ask is one call to sv, timed; a tool error is an answer (its text the
+// brief), counted in r.
+func ask(sv *mcpserver.Server, goal string, r *result) (timing.Sample, string, error) {
+	x, brief, err := sv.Ask(goal)
+	var te *mcpserver.ToolError
+	if errors.As(err, &te) {
+		r.ToolErrors++
+		fmt.Printf("  %v\n", err)
+		return x, brief, nil
+	}
+	return x, brief, err
 }
 
 func (s *scale) run(ns []int, work, out string) error {
@@ -158,7 +175,7 @@ func (s *scale) measure(tree string, r *result) error {
 			return err
 		}
 		r.Cold = append(r.Cold, c)
-		f, err := s.firstCall(tree)
+		f, err := s.firstCall(tree, r)
 		if err != nil {
 			return err
 		}
@@ -190,7 +207,7 @@ func (s *scale) measure(tree string, r *result) error {
 
 // firstCall is the first question to a server started on an empty index
 // directory, asked at once; the server is stopped after it.
-func (s *scale) firstCall(tree string) (timing.Sample, error) {
+func (s *scale) firstCall(tree string, r *result) (timing.Sample, error) {
 	ix := filepath.Join(s.work, "ix-first")
 	os.RemoveAll(ix)
 	defer os.RemoveAll(ix)
@@ -199,7 +216,7 @@ func (s *scale) firstCall(tree string) (timing.Sample, error) {
 		return timing.Sample{}, err
 	}
 	defer sv.Close()
-	x, _, err := sv.Ask(timing.Goal())
+	x, _, err := ask(sv, timing.Goal(), r)
 	return x, err
 }
 
@@ -215,7 +232,7 @@ func (s *scale) server(tree string, r *result) error {
 		return err
 	}
 	defer sv.Close()
-	_, brief, err := sv.Ask(timing.Goal())
+	_, brief, err := ask(sv, timing.Goal(), r)
 	if err != nil {
 		return err
 	}
@@ -229,7 +246,7 @@ func (s *scale) server(tree string, r *result) error {
 		time.Sleep(100 * time.Millisecond)
 	}
 	r.ReadyAfter = time.Since(sv.Started).Seconds()
-	again, brief2, err := sv.Ask(timing.Goal())
+	again, brief2, err := ask(sv, timing.Goal(), r)
 	if err != nil {
 		return err
 	}
@@ -247,7 +264,7 @@ func (s *scale) server(tree string, r *result) error {
 			return err
 		}
 		r.RgNew = append(r.RgNew, x)
-		q, _, err := sv.Ask(timing.Goal() + " " + extraWords[i%len(extraWords)])
+		q, _, err := ask(sv, timing.Goal()+" "+extraWords[i%len(extraWords)], r)
 		if err != nil {
 			return err
 		}
@@ -265,15 +282,15 @@ func last(s []timing.Sample) timing.Sample { return s[len(s)-1] }
 
 func report(rs []*result) {
 	med := timing.Median
-	fmt.Println("\n| tree | files | rg wall / CPU | cold lane wall / CPU (÷ rg, pair medians) | index build wall / CPU, max RSS, size | server first call wall / CPU (÷ cold lane, pair medians) | index saved after | new question p50 / p95 wall, p50 CPU (÷ rg CPU) | server RSS after (peak) |")
-	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("\n| tree | files | rg wall / CPU | cold lane wall / CPU (÷ rg, pair medians) | index build wall / CPU, max RSS, size | server first call wall / CPU (÷ cold lane, pair medians) | index saved after | new question p50 / p95 wall, p50 CPU (÷ rg CPU) | server RSS after (peak) | tool errors |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range rs {
-		fmt.Printf("| %dx | %d | %.2f / %.2f s | %.2f / %.2f s (%.2f / %.2f) | %.1f / %.1f s, %.0f MB, %.0f MB | %.2f / %.2f s (%.2f / %.2f) | %.1f s | %.2f / %.2f s, %.2f s (%.2f) | %.0f MB (%.0f MB) |\n",
+		fmt.Printf("| %dx | %d | %.2f / %.2f s | %.2f / %.2f s (%.2f / %.2f) | %.1f / %.1f s, %.0f MB, %.0f MB | %.2f / %.2f s (%.2f / %.2f) | %.1f s | %.2f / %.2f s, %.2f s (%.2f) | %.0f MB (%.0f MB) | %d |\n",
 			r.Copies, r.Files, med(r.Rg, timing.Wall), med(r.Rg, timing.CPU),
 			med(r.Cold, timing.Wall), med(r.Cold, timing.CPU), timing.PairRatio(r.Cold, r.Rg, timing.Wall), timing.PairRatio(r.Cold, r.Rg, timing.CPU),
 			med(r.Build, timing.Wall), med(r.Build, timing.CPU), med(r.Build, timing.RSS), r.IndexMB,
 			med(r.First, timing.Wall), med(r.First, timing.CPU), timing.PairRatio(r.First, r.Cold, timing.Wall), timing.PairRatio(r.First, r.Cold, timing.CPU), r.ReadyAfter,
 			timing.Percentile(r.New, timing.Wall, 50), timing.Percentile(r.New, timing.Wall, 95), timing.Percentile(r.New, timing.CPU, 50), timing.PairRatio(r.New, r.RgNew, timing.CPU),
-			r.RSSAfterMB, r.PeakAfterMB)
+			r.RSSAfterMB, r.PeakAfterMB, r.ToolErrors)
 	}
 }
