@@ -140,7 +140,39 @@ type Index struct {
 // 0 not checked yet, checkedGood, checkedBad. The mapping is read-only and
 // never rewritten in place (a save renames a new file in), so an entry
 // that passed once stays good for the mapping's life.
-type entryChecks struct{ state []atomic.Uint32 }
+type entryChecks struct {
+	state []atomic.Uint32
+	// read counts the entry bytes read since the mapping's entry pages
+	// were last handed back (passed).
+	read atomic.Int64
+}
+
+// entryPagesKept is how many bytes of entries the reads of one mapping
+// leave resident before the pages before the entry being read are handed
+// back: a question whose terms are in most files reads most entries, and
+// without it its resident size would be the index's.
+var entryPagesKept int64 = 64 << 20
+
+// faultAround is what one read of a mapping may make resident at least:
+// the kernel maps the pages around a faulting one that the page cache
+// holds (fault_around_bytes, 64 KiB by default), and entries are smaller.
+const faultAround = 64 << 10
+
+// passed counts an entry read, n bytes long; when the mapping's reads
+// have made about entryPagesKept bytes resident, the entries' pages leave
+// the resident set (the page cache keeps them): an entry still being
+// decoded by another reader is read again from the page cache. The
+// dictionaries, which every question looks up, stay.
+func (ix *Index) passed(n int64) {
+	c := ix.checks
+	if c.read.Add(max(n, faultAround)) < entryPagesKept || ix.words == nil {
+		return
+	}
+	c.read.Store(0)
+	if end := len(ix.data) - cap(ix.words.b); end > 0 {
+		dropPages(ix.data[:end])
+	}
+}
 
 const (
 	checkedGood = 1
@@ -255,6 +287,7 @@ func (ix *Index) Lookup(f walk.File) (*File, bool) {
 func (ix *Index) Read(st Stat) (*File, bool) {
 	e := &ix.table[st.Row]
 	blob := ix.data[e.off : e.off+e.len]
+	ix.passed(e.len)
 	if !ix.checkEntry(st.Row, blob) {
 		return nil, false
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/rtch/rtch/pkg/match"
 )
@@ -60,5 +61,55 @@ func rssFileKB(t *testing.T) int {
 		}
 	}
 	t.Skip("no RssFile in /proc/self/status")
+	return 0
+}
+
+// TestReadsLeaveFewEntriesResident: reading every entry of a mapping,
+// as a question whose terms are in every file does, leaves at most about
+// entryPagesKept of them resident, not the index's size; every entry
+// still decodes.
+func TestReadsLeaveFewEntriesResident(t *testing.T) {
+	ix, files, _ := savedTree(t, nil, "net/http", "encoding/json", "strings", "go")
+	defer func(n int64) { entryPagesKept = n }(entryPagesKept)
+	entryPagesKept = 256 << 10
+	open := mappingRSSKB(t, ix.data) // the table, checked at open
+	peak := open
+	for i, f := range files {
+		if _, ok := ix.Lookup(f); !ok {
+			t.Fatalf("%s: not answered for", f.Path)
+		}
+		if i%16 == 0 {
+			peak = max(peak, mappingRSSKB(t, ix.data))
+		}
+	}
+	mapped := len(ix.data) / 1024
+	t.Logf("mapped %d KB, %d KB resident at open, at most %d KB while every entry was read", mapped, open, peak)
+	if peak-open > (mapped-open)/3 {
+		t.Fatalf("reading every entry left %d KB of a %d KB mapping resident (%d KB at open)", peak, mapped, open)
+	}
+}
+
+// mappingRSSKB is the resident size of the mapping holding data
+// (/proc/self/smaps).
+func mappingRSSKB(t *testing.T, data []byte) int {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		t.Skip(err)
+	}
+	start := uint64(uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+	in := false
+	for _, l := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.Contains(f[0], "-") && !strings.HasSuffix(f[0], ":") {
+			lo, _, _ := strings.Cut(f[0], "-")
+			a, _ := strconv.ParseUint(lo, 16, 64)
+			in = a == start
+			continue
+		}
+		if v, ok := strings.CutPrefix(l, "Rss:"); ok && in {
+			n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return n
+		}
+	}
+	t.Fatal("the mapping is not in /proc/self/smaps")
 	return 0
 }
