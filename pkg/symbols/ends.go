@@ -15,16 +15,21 @@ const MaxBody = 400
 // head once its parentheses close, Ruby's the lines down to the "end" at
 // the head's indentation.
 func End(lang string, lines [][]byte, head int) int {
+	return endWithin(lang, lines, head, MaxBody)
+}
+
+// endWithin is End looking at most body lines past the head.
+func endWithin(lang string, lines [][]byte, head, body int) int {
 	if head < 1 || head > len(lines) {
 		return 0
 	}
 	switch lang {
 	case "go", "c", "cpp", "java", "javascript", "typescript", "rust":
-		return braceEnd(lang, lines, head)
+		return braceEnd(lang, lines, head, body)
 	case "python":
-		return pythonEnd(lines, head)
+		return pythonEnd(lines, head, body)
 	case "ruby":
-		return rubyEnd(lines, head)
+		return rubyEnd(lines, head, body)
 	}
 	return 0
 }
@@ -32,9 +37,9 @@ func End(lang string, lines [][]byte, head int) int {
 // braceEnd matches the first brace block that opens at or after the head,
 // outside parentheses and brackets; a ";" at depth 0 before any brace ends a declaration
 // without a body.
-func braceEnd(lang string, lines [][]byte, head int) int {
+func braceEnd(lang string, lines [][]byte, head, body int) int {
 	sc := braceScanner{goSemi: lang == "go"}
-	last := min(len(lines), head+MaxBody)
+	last := min(len(lines), head+body)
 	for n := head; n <= last; n++ {
 		switch sc.line(lines[n-1]) {
 		case blockClosed, bodiless:
@@ -156,9 +161,9 @@ func skipQuoted(l []byte, i int, q byte) int {
 // pythonEnd: the head ends where its brackets close; the body is every line
 // after it indented deeper than the head, blank lines and lines inside a
 // triple-quoted string included; the end is the body's last non-blank line.
-func pythonEnd(lines [][]byte, head int) int {
+func pythonEnd(lines [][]byte, head, body int) int {
 	indent := indentOf(lines[head-1])
-	last := min(len(lines), head+MaxBody)
+	last := min(len(lines), head+body)
 	n, depth := head, 0
 	for ; n <= last; n++ {
 		depth += bracketDelta(lines[n-1])
@@ -217,13 +222,13 @@ func bracketDelta(l []byte) int {
 
 // rubyEnd: the first later non-blank line indented no deeper than the head
 // ends it; if it is the head's "end", that line is the last.
-func rubyEnd(lines [][]byte, head int) int {
+func rubyEnd(lines [][]byte, head, body int) int {
 	indent := indentOf(lines[head-1])
 	if t := bytes.TrimSpace(lines[head-1]); bytes.HasSuffix(t, []byte(" end")) || bytes.HasSuffix(t, []byte(";end")) {
 		return head
 	}
 	end := head
-	for n := head + 1; n <= min(len(lines), head+MaxBody); n++ {
+	for n := head + 1; n <= min(len(lines), head+body); n++ {
 		t := bytes.TrimSpace(lines[n-1])
 		if len(t) == 0 {
 			continue
