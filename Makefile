@@ -75,7 +75,7 @@ run: build ## run the whole pipeline on this repository and print the brief
 
 eval: build ## retrieval quality against BM25 and the classic ranking on ../shared/eval, or EVALDATA=DIR (needs the task repositories, see docs/BENCHMARKS.md); then the cross-validation when TRAINFEATURES exists
 	$(GO) run ./bench/eval --bin $(BIN) --repos $(EVALREPOS) \
-	  --tasks $(EVALDATA)/go-commits.jsonl --tasks $(EVALDATA)/swebench-verified-dev.jsonl $(EVALFLAGS)
+	  --tasks $(EVALDATA)/go-commits.jsonl --tasks $(EVALDATA)/swebench-verified-dev.jsonl --whole-files $(EVALFLAGS)
 	@if [ -f $(TRAINFEATURES) ]; then $(MAKE) --no-print-directory cv; \
 	else echo "eval: no $(TRAINFEATURES): make features cv for the cross-validation by repository"; fi
 

@@ -216,7 +216,7 @@ echo '{"kind":"rtch.intake","v":1,"id":"i"}'
 	return bin
 }
 
-const fakePacket = `{"kind":"rtch.packet","v":1,"id":"p","selected_surfaces":[{"path":"cmd/flags.go","rank":2,"score":1.5,"why_selected":["code_symbol parseFlags"],"chunk_ids":["c2"]},{"path":"cmd/complete.go","rank":1,"score":3,"why_selected":["file_path complete"],"chunk_ids":["c1"]}],"hydrated_chunks":[{"path":"cmd/complete.go","start_line":1,"end_line":3,"est_tokens":12}],"budget":{"est_tokens":12,"cap":8000},"halting_reason":"budget_exhausted"}`
+const fakePacket = `{"kind":"rtch.packet","v":1,"id":"p","selected_surfaces":[{"path":"cmd/flags.go","rank":2,"score":1.5,"why_selected":["code_symbol parseFlags"],"chunk_ids":["c2"]},{"path":"cmd/complete.go","rank":1,"score":3,"why_selected":["file_path complete"],"chunk_ids":["c1"]}],"hydrated_chunks":[{"path":"cmd/complete.go","start_line":1,"end_line":3,"est_tokens":12}],"budget":{"est_tokens":12,"cap":8000},"halting_reason":"budget_exhausted","ranked_functions":[{"path":"cmd/flags.go","name":"parseFlags","kind":"func","start_line":3,"end_line":3},{"path":"cmd/complete.go","name":"completion","kind":"func","start_line":3,"end_line":3}]}`
 
 // fakeBrief is an md brief stating its own size, with one chunk of
 // cmd/complete.go lines 3-4.
@@ -351,7 +351,7 @@ func TestEvaluateEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	jsonOut := filepath.Join(root, "out.json")
-	o, err := parseFlags([]string{"--repos", repos, "--tasks", tasks, "--bin", bin, "--cache", filepath.Join(root, "cache"), "--json", jsonOut})
+	o, err := parseFlags([]string{"--repos", repos, "--tasks", tasks, "--bin", bin, "--cache", filepath.Join(root, "cache"), "--json", jsonOut, "--whole-files"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -366,6 +366,9 @@ func TestEvaluateEndToEnd(t *testing.T) {
 		"rtch misses (no gold file in the top 5): 1 of 2; bm25 had one in its top 5 for 1; failed 1;",
 		"| o/r | 2 | rtch-classic | 50.0 |",                            // the second run, with rtch-probe --ranker classic
 		"| go | 2 | rtch-classic | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 |", // by language
+		// Function level: the gold unit completion() is second among the
+		// ranked functions; whole files in the packet's order hold line 3.
+		"| go | 2 | 0.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 | 50.0 |",
 	} {
 		if !strings.Contains(table, want) {
 			t.Errorf("table lacks %q:\n%s", want, table)

@@ -65,6 +65,9 @@ type options struct {
 	// rtch-probe uses unasked, whose column is the default run's.
 	rankers       []string
 	defaultRanker string
+	// wholeFiles also scores whole files read in the packet's own order
+	// within its budget (the baseline the windows must beat).
+	wholeFiles bool
 }
 
 const usage = `usage: eval --repos DIR [flags]
@@ -94,6 +97,8 @@ Flags:
   --rankers LIST      rankings reported beside the default pipeline, each as rtch-NAME: the
                       pipeline again with rtch-probe --ranker NAME, unless NAME is its default
                       (default classic,learned; "" for none)
+  --whole-files       also score whole files read in the packet's own order within
+                      its budget (gold-line recall beside the packet's chunks)
 
 Exit codes: 0 done (failed tasks are reported, not fatal), 1 the run failed,
 2 usage or missing input.
@@ -144,6 +149,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.enough, "enough", defaultEnough, "")
 	fs.StringVar(&exts, "baseline-exts", "", "")
 	rankers := fs.String("rankers", "classic,learned", "")
+	fs.BoolVar(&o.wholeFiles, "whole-files", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -389,6 +395,7 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 // runTask materialises one task's tree and runs both systems on it.
 func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *trees.Materialiser, o options, po pipelineOptions) taskResult {
 	r := taskResult{ID: t.ID, Repo: t.Repo, Commit: t.Commit, Gold: t.Gold, GoldLines: t.GoldLines, Source: t.Source}
+	r.Lang = taskLanguage(r)
 	fail := func(err error) taskResult {
 		r.Error = err.Error()
 		r.BM25 = &systemResult{Failed: true, Error: err.Error()}
@@ -437,6 +444,13 @@ func runTask(ctx context.Context, t evalscore.Task, gitDir string, mat *trees.Ma
 	sr.Brief, sr.BriefTokens = &bs, p.BriefTokens
 	sr.Tokens, sr.Cap, sr.Halting, sr.Seconds = p.Tokens, p.Cap, p.Halting, p.Seconds
 	sr.Surfaces = p.Surfaces[:min(len(p.Surfaces), 10)]
+	r.GoldUnits = goldUnits(tree, t)
+	fs := evalscore.ScoreFunctions(p.Units, r.GoldUnits)
+	sr.Functions = &fs
+	if o.wholeFiles {
+		ws := evalscore.ScorePacket(wholeFiles(tree, p.Ranked, p.Cap), t.Gold, t.GoldLines)
+		sr.WholeFiles = &ws
+	}
 	r.Pipeline = sr
 	return r
 }

@@ -65,7 +65,8 @@ type packetView struct {
 		EstTokens int `json:"est_tokens"`
 		Cap       int `json:"cap"`
 	} `json:"budget"`
-	HaltingReason string `json:"halting_reason"`
+	HaltingReason   string           `json:"halting_reason"`
+	RankedFunctions []rankedFunction `json:"ranked_functions"`
 }
 
 // surface is one selected surface as reported per task.
@@ -91,6 +92,8 @@ type pipelineResult struct {
 	BriefSpans  []evalscore.Span
 	BriefTokens int
 	BriefStated int
+	// Units are the packet's ranked functions as unit keys, best first.
+	Units []string
 }
 
 // stageError is a failed pipeline: which stage, its exit status and the tail of
@@ -332,5 +335,6 @@ func packetResult(p packetView) pipelineResult {
 		res.Tokens, res.Cap = p.Budget.EstTokens, p.Budget.Cap
 	}
 	res.Halting = p.HaltingReason
+	res.Units = unitKeys(p.RankedFunctions)
 	return res
 }

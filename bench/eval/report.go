@@ -56,6 +56,11 @@ type systemResult struct {
 	Exts  []string `json:"exts,omitempty"`
 	// Seconds is the system's wall time on the task.
 	Seconds float64 `json:"seconds"`
+	// Functions scores the packet's ranked_functions against the task's
+	// gold units; WholeFiles is the gold-line recall of whole files read
+	// in the packet's order within its budget (--whole-files).
+	Functions  *evalscore.FuncScore   `json:"functions,omitempty"`
+	WholeFiles *evalscore.PacketScore `json:"whole_files,omitempty"`
 }
 
 func (s *systemResult) outcome() evalscore.Outcome {
@@ -87,6 +92,10 @@ type taskResult struct {
 	// Omitted lists files of the tree left out because the mirror lacks
 	// their blobs (all far over the walker's size cap).
 	Omitted []string `json:"omitted,omitempty"`
+	// Lang is the language of the gold files; GoldUnits the definitions
+	// (or files' top levels) that hold the gold lines.
+	Lang      string   `json:"lang"`
+	GoldUnits []string `json:"gold_units,omitempty"`
 	// BM25 is the reference baseline (non-test files of the main language),
 	// BM25All the baseline over every file the pipeline sees, Pipeline the
 	// rtch pipeline (absent with --baseline-only).
@@ -140,6 +149,9 @@ type setSummary struct {
 	Groups []groupSummary `json:"groups"`
 	// Misses groups the pipeline's misses; absent with --baseline-only.
 	Misses *missSummary `json:"misses,omitempty"`
+	// Languages are the function-level and line-recall rows per language
+	// and overall; absent with --baseline-only.
+	Languages []langRow `json:"languages,omitempty"`
 }
 
 // missSummary groups the tasks where the pipeline ranked no gold file in its
@@ -264,6 +276,7 @@ func summarizeSet(s taskSet, results []taskResult, baselineOnly bool) setSummary
 	out.Groups = append(out.Groups, group("overall", results))
 	if !baselineOnly {
 		out.Misses = summarizeMisses(results)
+		out.Languages = langRows(results)
 	}
 	return out
 }
@@ -319,6 +332,7 @@ func printMarkdown(w io.Writer, rep report) {
 			fmt.Fprintf(w, "rtch misses (no gold file in the top 5): %d of %d; bm25 had one in its top 5 for %d; failed %d; gold never selected %d; a non-source file in the top 5 %d; a test file in the top 5 %d.\n\n",
 				m.Misses, s.Groups[len(s.Groups)-1].BM25.Tasks, m.BM25Hit, m.Failed, m.NeverSelected, m.NonSource, m.Test)
 		}
+		printLangRows(w, s.Languages)
 	}
 	fmt.Fprintln(w, "bm25: BM25 over the non-test files of the main language (the reference protocol); bm25-all: BM25 over")
 	fmt.Fprintln(w, "every file the pipeline sees; rtch: the packet's selected_surfaces; rtch-NAME: the same with rtch-probe")
