@@ -29,6 +29,9 @@ type Lane struct {
 	Probes []schema.Probe
 	// Hits locate the terms on each surface.
 	Hits []schema.Hit
+	// Functions are the ranked definitions hydration read by; nil before
+	// rtch-hydrate.
+	Functions *schema.Functions
 	// Chunks are the hydrated chunks.
 	Chunks []schema.Chunk
 	// Skips are every stage's skips.
@@ -68,6 +71,9 @@ func (in *Lane) Collect(l record.Line) error {
 		err = appendDecoded(l, &in.Probes)
 	case schema.KindHit:
 		err = appendDecoded(l, &in.Hits)
+	case schema.KindFunctions:
+		in.Functions = new(schema.Functions)
+		err = l.Decode(in.Functions)
 	case schema.KindChunk:
 		err = appendDecoded(l, &in.Chunks)
 	case schema.KindSkip:

@@ -130,6 +130,10 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 		p.Budget.EstTokens += c.EstTokens
 	}
 	p.SelectedSurfaces = selected(in, p.HydratedChunks)
+	p.RankedFunctions = []schema.RankedFunction{}
+	if in.Functions != nil && in.Functions.Functions != nil {
+		p.RankedFunctions = in.Functions.Functions
+	}
 	verdict := halting(in, p)
 	p.HaltingReason = verdict.reason
 	p.CautionMap = cautionMap(in, p)

@@ -19,6 +19,7 @@ const (
 	KindSkip      = "rtch.skip"
 	KindPacket    = "rtch.packet"
 	KindRehydrate = "rtch.rehydrate"
+	KindFunctions = "rtch.functions"
 	KindHandoff   = "rtch.handoff"
 
 	KindRecall          = "guild.recall"

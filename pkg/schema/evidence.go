@@ -108,3 +108,36 @@ type RehydratedChunk struct {
 	// Detail explains the verdict for a person.
 	Detail string `json:"detail"`
 }
+
+// Functions is rtch.functions: the definitions of the best-ranked surfaces
+// ranked by the goal's evidence inside them, which rtch-hydrate reads in
+// that order (emitted before its chunks). rtch-packet carries them as
+// ranked_functions.
+type Functions struct {
+	record.Envelope
+	// Functions are the ranked definitions, best first, at most 20.
+	Functions []RankedFunction `json:"functions"`
+}
+
+// RankedFunction is one ranked definition, or a file's top level.
+type RankedFunction struct {
+	// Path of the file, relative to the zone root.
+	Path string `json:"path"`
+	// Name is the defined name ("" for a file's top level).
+	Name string `json:"name"`
+	// Kind: func, method, class, type, struct, interface, enum, trait,
+	// impl, module; or top_level, the file's lines outside every
+	// definition (imports, package-level declarations, tables).
+	Kind string `json:"kind"`
+	// StartLine is the head (signature) line, 1-based; 1 for a top level.
+	StartLine int `json:"start_line"`
+	// EndLine is the body's last line (inclusive); a top level's is the
+	// file's last line.
+	EndLine int `json:"end_line"`
+	// Score is the evidence inside the definition times its file's factor
+	// (higher is better).
+	Score float64 `json:"score"`
+	// Why names what lifted it, strongest first: goal terms and where they
+	// matched (name, signature, body×N).
+	Why []string `json:"why"`
+}

@@ -26,6 +26,10 @@ type Packet struct {
 	HydratedChunks []Chunk `json:"hydrated_chunks"`
 	// SelectedSurfaces are the ranked files.
 	SelectedSurfaces []SelectedSurface `json:"selected_surfaces"`
+	// RankedFunctions are the definitions of the best surfaces ranked by
+	// the evidence inside them (rtch.functions), best first; the chunks
+	// read them in that order.
+	RankedFunctions []RankedFunction `json:"ranked_functions"`
 	// SkippedSurfaces are every skip of the lane.
 	SkippedSurfaces []Skip `json:"skipped_surfaces"`
 	// UnresolvedQuestions are honest open questions; never empty.
