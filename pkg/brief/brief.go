@@ -17,6 +17,14 @@ import (
 	"github.com/rtch/rtch/pkg/schema"
 )
 
+// GoalShown and EnoughShown are how many characters of the goal and of the
+// enough-evidence definition the brief's header shows (the rest is in the
+// packet's intake); hydration holds back budget for what is shown.
+const (
+	GoalShown   = 600
+	EnoughShown = 300
+)
+
 // ReEnterRule is how the brief's header tells the reader to re-enter any
 // chunk whose heading gives no command of its own: the heading's code span is
 // PATH:RANGE, the argument of rtch-hydrate --reenter.

@@ -18,6 +18,7 @@ import (
 	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/match"
+	"github.com/rtch/rtch/pkg/mdsafe"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
@@ -150,6 +151,9 @@ type Result struct {
 	// heading, fence and text); Cap the whole budget, of which hydration
 	// spent at most Cap less Options.Frame.
 	Spent, Cap int
+	// Functions are the ranked definitions of the best surfaces, best
+	// first, at most MaxRankedFunctions (rankFunctions).
+	Functions []schema.RankedFunction
 }
 
 // surface is one ranked file being planned.
@@ -167,6 +171,9 @@ type surface struct {
 	terms   []string         // the terms of occurs' sets, sorted
 	probes  []string         // probes charged for the chunks held
 	defs    []symbols.Symbol // its functions and methods (funcs), once
+	fdefs   []symbols.Def    // its definitions with their extents (definitions), once
+	units   []rankedUnit     // its ranked definitions, best first (rankFunctions)
+	passed  []*step          // steps passed over because they did not fit (fillByFunctions)
 	skipped bool
 }
 
@@ -179,7 +186,11 @@ type step struct {
 	// deepen marks context added next to a read range with budget left over;
 	// half a first window of half the width (below the top surfaces).
 	deepen, half bool
-	chunks       []schema.Chunk
+	// unit is the ranked definition the step reads (functionSteps), part
+	// which part of it: whole, head, evidence or top level.
+	unit   *rankedUnit
+	part   string
+	chunks []schema.Chunk
 	// cost is estimated until built, exact after.
 	cost  int
 	built bool
@@ -211,6 +222,7 @@ type hydrator struct {
 	spent     int
 	budget    int            // the whole budget, frame included
 	df        map[string]int // files each term hits (idf)
+	ranked    []*surface     // the surface of each ranked definition, in ranking order
 	nfiles    int            // files with any hit (idf)
 }
 
@@ -246,11 +258,17 @@ func Hydrate(in *Input, o Options) (*Result, error) {
 	h.index()
 	surfaces := h.surfaces()
 	for _, sf := range surfaces {
-		h.plan(sf)
+		h.load(sf)
+	}
+	functions := h.rankFunctions(surfaces)
+	for _, sf := range surfaces {
+		if sf.file != nil {
+			h.plan(sf)
+		}
 	}
 	h.fill(surfaces)
 
-	res := &Result{Cap: budget, Spent: h.spent}
+	res := &Result{Cap: budget, Spent: h.spent, Functions: functions}
 	for _, sf := range surfaces {
 		res.Chunks = append(res.Chunks, sf.chunks...)
 		h.unread(sf)
@@ -406,8 +424,8 @@ func (h *hydrator) forbiddenBy(p string) string {
 	return ""
 }
 
-// plan reads the surface and lists its steps.
-func (h *hydrator) plan(sf *surface) {
+// load reads the surface's file, or records why it is not read.
+func (h *hydrator) load(sf *surface) {
 	p := sf.rs.Path
 	if f := h.forbiddenBy(p); f != "" {
 		h.skip(p, "forbidden", 0, 0, fmt.Sprintf("rank %d: excluded by forbidden assumption %q", sf.rs.Rank, f))
@@ -425,13 +443,19 @@ func (h *hydrator) plan(sf *surface) {
 		sf.skipped = true
 		return
 	}
-	sf.file = file
-	n := file.Lines()
-	if n == 0 {
+	if file.Lines() == 0 {
 		h.skip(p, "empty", 0, 0, fmt.Sprintf("rank %d: the file is empty", sf.rs.Rank))
 		sf.skipped = true
 		return
 	}
+	sf.file = file
+}
+
+// plan lists the steps of a surface whose file was read: its whole file
+// when that is small, its ranked functions (functionSteps), or windows
+// around its anchors.
+func (h *hydrator) plan(sf *surface) {
+	n := sf.file.Lines()
 	segs := h.segments(sf)
 	first := &step{seg: segs[0]}
 	h.estimate(sf, first)
@@ -439,14 +463,23 @@ func (h *hydrator) plan(sf *surface) {
 	if wholeOK && !(segs[0].s == 1 && segs[0].e == n) {
 		whole := &step{seg: segment{s: 1, e: n, target: segs[0].target, hit: segs[0].hit, anchors: allAnchors(segs)}, whole: true}
 		h.estimate(sf, whole)
-		if 2*whole.cost <= 3*first.cost {
+		switch {
+		case 2*whole.cost <= 3*first.cost:
 			// Small enough that the whole file costs little more than a window.
 			sf.steps = []*step{whole}
-		} else {
+		case definedUnits(sf):
+			whole.replace = true
+			sf.steps = append(h.functionSteps(sf, segs), whole)
+		default:
 			whole.replace = true
 			sf.steps = []*step{first, whole}
 		}
 		return
+	}
+	if definedUnits(sf) && !(segs[0].s == 1 && segs[0].e == n) {
+		if sf.steps = h.functionSteps(sf, segs); len(sf.steps) > 0 {
+			return
+		}
 	}
 	if segs[0].s == 1 && segs[0].e == n {
 		first.whole = true
@@ -1069,6 +1102,8 @@ func (h *hydrator) why(sf *surface, st *step, hit *schema.Hit, s, e int) string 
 		}
 	}
 	switch {
+	case st.unit != nil:
+		b.WriteString("; " + unitWhy(st))
 	case st.deepen:
 		fmt.Fprintf(&b, "; context next to a read range, added with budget left after every planned window")
 	case st.half && s == st.seg.s && e == st.seg.e:
@@ -1130,6 +1165,10 @@ func (h *hydrator) limitation(sf *surface, st *step, c schema.Chunk, s, e int) s
 // fits), then everything else round-robin in rank order, and last, with
 // budget left, context next to the ranges read (deepen).
 func (h *hydrator) fill(surfaces []*surface) {
+	if len(h.ranked) > 0 {
+		h.fillByFunctions(surfaces)
+		return
+	}
 	firsts := 0
 	for _, sf := range surfaces {
 		if firsts == breadthTop {
@@ -1159,6 +1198,14 @@ func (h *hydrator) fill(surfaces []*surface) {
 			}
 		}
 	}
+	h.fillRest(surfaces)
+}
+
+// fillRest spends what the first reads left: the first chunk of every
+// surface not read yet, in rank order (narrowed when it does not fit),
+// then every surface's further windows round-robin, and last, with budget
+// left, context next to the ranges read (deepen).
+func (h *hydrator) fillRest(surfaces []*surface) {
 	for _, sf := range surfaces {
 		if len(sf.steps) > 0 && sf.next == 0 {
 			if !h.take(sf, h.o.Budget) && sf.next == 0 {
@@ -1351,10 +1398,12 @@ func (h *hydrator) take(sf *surface, limit int) bool {
 			delta -= sf.spent
 		}
 		// A surface's first chunk is the ranking's choice and counts against no
-		// probe's cap (the budget bounds it); the cap bounds the further
-		// windows a probe's hits add (docs/decisions/evidence.md).
+		// probe's cap (the budget bounds it), nor does a read of a ranked
+		// definition (the function ranking's choice, over every term); the
+		// cap bounds the further windows a probe's hits add
+		// (docs/decisions/evidence.md).
 		probe, full := "", false
-		if !st.replace && len(sf.chunks) > 0 {
+		if !st.replace && len(sf.chunks) > 0 && st.unit == nil {
 			probe, full = h.charge(sf, st)
 		}
 		if full {
@@ -1468,7 +1517,7 @@ func (h *hydrator) unread(sf *surface) {
 		return
 	}
 	var ranges []string
-	for _, st := range sf.steps[sf.next:] {
+	for _, st := range append(sf.passed, sf.steps[sf.next:]...) {
 		cost := fmt.Sprintf("%d tokens", st.cost)
 		if !st.built {
 			cost = "~" + cost // priced before redaction
@@ -1604,7 +1653,8 @@ func ShellQuote(s string) string {
 }
 
 // FrameReserve is the part of the budget held back for the brief around the
-// chunks: its header (the goal and the enough-evidence definition among it),
+// chunks: its header (the goal and the enough-evidence definition among it,
+// as far as the header shows them),
 // the list of ranked surfaces not read, the caution map, questions, next
 // probes and skip counts. rtch-packet measures the written brief and leaves
 // out the last chunks if the frame took more; a reserve too large leaves
@@ -1613,7 +1663,7 @@ func ShellQuote(s string) string {
 func FrameReserve(in *Input, budget int, count tokens.Counter) int {
 	n := frameBase
 	if in != nil && in.Intake != nil {
-		n += count.Of(in.Intake.Goal) + count.Of(in.Intake.EnoughEvidenceDefinition)
+		n += count.Of(mdsafe.Cut(in.Intake.Goal, brief.GoalShown)) + count.Of(mdsafe.Cut(in.Intake.EnoughEvidenceDefinition, brief.EnoughShown))
 	}
 	if in != nil && in.Rank != nil {
 		listed := 0

@@ -128,8 +128,8 @@ func render(p *schema.Packet, h *schema.Handoff, v view, lk look, size int) stri
 func header(b *strings.Builder, p *schema.Packet, lk look, size int) {
 	w := func(format string, a ...any) { fmt.Fprintf(b, format, a...) }
 	w("# Evidence brief %s\n\n", mdsafe.Code(p.PacketID))
-	w("- **goal:** %s\n", mdsafe.Code(mdsafe.Cut(p.Intake.Goal, 600)))
-	w("- **enough evidence means:** %s\n", mdsafe.Code(mdsafe.Cut(p.Intake.EnoughEvidenceDefinition, 300)))
+	w("- **goal:** %s\n", mdsafe.Code(mdsafe.Cut(p.Intake.Goal, brief.GoalShown)))
+	w("- **enough evidence means:** %s\n", mdsafe.Code(mdsafe.Cut(p.Intake.EnoughEvidenceDefinition, brief.EnoughShown)))
 	files := map[string]bool{}
 	for _, c := range p.HydratedChunks {
 		files[c.Path] = true

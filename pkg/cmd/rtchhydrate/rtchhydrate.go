@@ -169,6 +169,9 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if err != nil {
 		return cli.Failed(err)
 	}
+	if err := env.Out.Emit(hydrate.FunctionsRecord(res.Functions)); err != nil {
+		return err
+	}
 	for _, c := range res.Chunks {
 		if err := env.Out.Emit(c); err != nil {
 			return err
