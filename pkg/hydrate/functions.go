@@ -269,6 +269,14 @@ func (h *hydrator) fillByFunctions(surfaces []*surface) {
 			if st.unit == nil && sf.next > 0 || st.unit != nil && st.unit.rank != rank {
 				break
 			}
+			if !st.built && st.cost > 2*(h.o.Budget-h.spent) {
+				// Priced at twice what is left: building it (redaction,
+				// the injection scan) only to pass it over is most of a
+				// lane's hydration time once the budget is nearly spent.
+				sf.passed = append(sf.passed, st)
+				sf.next++
+				continue
+			}
 			if !h.take(sf, h.o.Budget) && sf.next < len(sf.steps) && sf.steps[sf.next] == st {
 				sf.passed = append(sf.passed, st)
 				sf.next++

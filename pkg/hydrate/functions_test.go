@@ -2,6 +2,7 @@ package hydrate
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -189,5 +190,27 @@ func TestTopLevelKeepsAnchorWindows(t *testing.T) {
 	}
 	if !strings.Contains(got, "c.go:L206-L208") {
 		t.Errorf("chunks %s, want retryLimit whole (L206-L208)", got)
+	}
+}
+
+// TestFarTooLongReadNotBuilt: a ranked read priced at more than twice the
+// budget left is passed over unbuilt (no redaction, no injection scan):
+// the budget skip prices it "~N tokens", as an estimate.
+func TestFarTooLongReadNotBuilt(t *testing.T) {
+	long := "func loadCache() {\n" + strings.Repeat("\tloadCache()\n", 300) + "}\n"
+	short := "func saveCache() {\n\tloadCache()\n\tloadCache()\n\tloadCache()\n}\n"
+	root := writeTree(t, map[string]string{"k.go": goFile(4, 2, map[int]string{1: short, 3: long})})
+	res, err := Hydrate(fnInput([]string{"saveCache", "loadCache"}, "k.go"), opts(root, 400))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var detail string
+	for _, s := range res.Skips {
+		if s.Reason == "budget" {
+			detail = s.Detail
+		}
+	}
+	if !regexp.MustCompile(`L\d+-L\d+ \(~\d+ tokens\)`).MatchString(detail) {
+		t.Errorf("budget skip %q, want the long function priced ~N (not built); chunks %v", detail, ranges(res.Chunks))
 	}
 }
