@@ -11,10 +11,10 @@ import (
 // the record's source and a field's origin name it.
 const DefaultLayer = "default"
 
-// Default values of the enum fields: what rtch-mcp's rtch_context
-// arguments default to, so a person at a shell types no more than an
-// agent does (docs/decisions/agent-reply.md).
-var defaultFields = schema.IntakeFields{
+// Defaults are the values of the enum fields no layer sets, the same for
+// rtch-mcp's rtch_context arguments, so a person at a shell types no more
+// than an agent does (docs/decisions/agent-reply.md).
+var Defaults = schema.IntakeFields{
 	TargetProfile:  "code_path",
 	FanoutLevel:    "normal",
 	MutationRisk:   "read_only",
@@ -40,10 +40,10 @@ func WithDefaults(m Merged) Merged {
 			filled = true
 		}
 	}
-	fill("target_profile", &f.TargetProfile, defaultFields.TargetProfile)
-	fill("fanout_level", &f.FanoutLevel, defaultFields.FanoutLevel)
-	fill("mutation_risk", &f.MutationRisk, defaultFields.MutationRisk)
-	fill("expected_output", &f.ExpectedOutput, defaultFields.ExpectedOutput)
+	fill("target_profile", &f.TargetProfile, Defaults.TargetProfile)
+	fill("fanout_level", &f.FanoutLevel, Defaults.FanoutLevel)
+	fill("mutation_risk", &f.MutationRisk, Defaults.MutationRisk)
+	fill("expected_output", &f.ExpectedOutput, Defaults.ExpectedOutput)
 	if f.Goal != "" {
 		fill("enough_evidence_definition", &f.EnoughEvidenceDefinition, EnoughFrom(f.Goal))
 	}

@@ -248,10 +248,10 @@ func (h *handler) intakeArgs(in ContextInput) []string {
 			args = append(args, "--"+name+"="+fallback)
 		}
 	}
-	flag("profile", in.Profile, def.TargetProfile, "code_path")
-	flag("fanout", in.Fanout, def.FanoutLevel, "normal")
-	flag("risk", in.Risk, def.MutationRisk, "read_only")
-	flag("output-kind", in.OutputKind, def.ExpectedOutput, "hydration_packet")
+	flag("profile", in.Profile, def.TargetProfile, intake.Defaults.TargetProfile)
+	flag("fanout", in.Fanout, def.FanoutLevel, intake.Defaults.FanoutLevel)
+	flag("risk", in.Risk, def.MutationRisk, intake.Defaults.MutationRisk)
+	flag("output-kind", in.OutputKind, def.ExpectedOutput, intake.Defaults.ExpectedOutput)
 	for _, sd := range in.Seeds {
 		args = append(args, "--seed="+sd)
 	}
