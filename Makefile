@@ -4,6 +4,7 @@ BIN     ?= bin
 GOAL    ?= find where the record stream reader reports malformed lines
 EVALREPOS ?= /work/.mirror
 EVALFLAGS ?=
+RECALLFLAGS ?=
 EVALDATA ?= ../shared/eval
 # The learned ranking's training corpus (bench/traincorpus) lives outside
 # the repository: tasks rebuilt from bench/traincorpus/ids.tsv and the
@@ -27,7 +28,7 @@ CROSS   ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 BUILDFLAGS ?= -buildvcs=auto
 CLI     := github.com/rtch/rtch/pkg/cli
 
-.PHONY: all build test cross install docs run eval bench help clean release readme-sample corpus features train cv
+.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv
 
 all: build
 
@@ -96,6 +97,9 @@ cv: ## the learned rankings' cross-validation by repository on the training feat
 	@rm -rf $(TRAINDIR)/cv && mkdir -p $(TRAINDIR)/cv
 	nice -n 10 $(PYTHON) bench/ranktrain/train.py --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --cv 5 --cv-dir $(TRAINDIR)/cv
 	$(GO) run ./bench/ranktrain cv --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --folds 5 --models $(TRAINDIR)/cv
+
+eval-recall: ## guild-recall's page recall on public documentation against BM25 (needs the documentation mirrors in EVALREPOS and RTCH_TEST_PG_DSN for postgres, see docs/bench/recall.md)
+	$(GO) run ./bench/recalleval --repos $(EVALREPOS) $(RECALLFLAGS)
 
 bench: ## Go benchmarks of the hot paths
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...

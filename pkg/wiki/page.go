@@ -137,7 +137,13 @@ func Parse(rel string, data []byte) (*Page, []Diagnostic) {
 // into sections. firstLine is the file line of the body's first line.
 // Sections with no text besides their heading are dropped; their heading
 // still appears in the path of the sections below them.
-func SplitSections(body string, firstLine int) []Section {
+func SplitSections(body string, firstLine int) []Section { return split(body, firstLine, false) }
+
+// SplitHeadings is SplitSections keeping every heading, also those with no
+// text of their own: the page's outline.
+func SplitHeadings(body string, firstLine int) []Section { return split(body, firstLine, true) }
+
+func split(body string, firstLine int, keepEmpty bool) []Section {
 	lines := strings.Split(body, "\n")
 	if len(lines) > 0 && lines[len(lines)-1] == "" {
 		lines = lines[:len(lines)-1]
@@ -159,7 +165,7 @@ func SplitSections(body string, firstLine int) []Section {
 	flush := func(end int) {
 		cur.Text = strings.TrimRight(body[from:to], "\n ")
 		cur.EndLine = end
-		if hasContent(lines[lo:hi], cur.Level > 0) {
+		if hasContent(lines[lo:hi], cur.Level > 0) || keepEmpty && cur.Level > 0 {
 			out = append(out, cur)
 		}
 		lo, hi, from, to = 0, 0, 0, 0

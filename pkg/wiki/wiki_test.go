@@ -206,3 +206,18 @@ func TestDiagnosticQuotesControlCharacters(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestSplitHeadingsKeepsEmptyHeadings(t *testing.T) {
+	body := "# Title\n## Empty\n### Child\n\ntext\n## Last\n"
+	var got []string
+	for _, s := range SplitHeadings(body, 1) {
+		got = append(got, fmt.Sprintf("%d %s L%d-L%d", s.Level, s.Heading, s.StartLine, s.EndLine))
+	}
+	want := []string{"1 Title L1-L1", "2 Empty L2-L2", "3 Child L3-L5", "2 Last L6-L6"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("SplitHeadings = %q, want %q", got, want)
+	}
+	if n := len(SplitSections(body, 1)); n != 1 {
+		t.Errorf("SplitSections kept %d sections, want only Child", n)
+	}
+}
