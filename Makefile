@@ -98,8 +98,8 @@ cv: ## the learned rankings' cross-validation by repository on the training feat
 	nice -n 10 $(PYTHON) bench/ranktrain/train.py --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --cv 5 --cv-dir $(TRAINDIR)/cv
 	$(GO) run ./bench/ranktrain cv --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --folds 5 --models $(TRAINDIR)/cv
 
-eval-recall: ## guild-recall's page recall on public documentation against BM25 (needs the documentation mirrors in EVALREPOS and RTCH_TEST_PG_DSN for postgres, see docs/bench/recall.md)
-	$(GO) run ./bench/recalleval --repos $(EVALREPOS) $(RECALLFLAGS)
+eval-recall: ## guild-recall's page recall on public documentation against BM25 (fetches missing sources into EVALREPOS from github.com; RTCH_TEST_PG_DSN for postgres; docs/bench/recall.md)
+	$(GO) run ./bench/recalleval --repos $(EVALREPOS) --fetch $(RECALLFLAGS)
 
 bench: ## Go benchmarks of the hot paths
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...

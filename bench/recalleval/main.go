@@ -69,6 +69,8 @@ func run(ctx context.Context, args []string) error {
 	only := fs.String("source", "", "only the sources whose repository contains `TEXT`")
 	jsonOut := fs.String("json", "", "also write every question's answers to `FILE`")
 	writePairs := fs.String("write-pairs", "", "build the pair list from the sources into `FILE` instead of evaluating")
+	fetch := fs.Bool("fetch", false, "fetch every missing source's commit from its public repository ("+publicBase+"/OWNER/NAME) into --repos")
+	fetchFrom := fs.String("fetch-from", publicBase, "`URL` the repositories are fetched from with --fetch (OWNER/NAME is appended)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -111,6 +113,11 @@ func run(ctx context.Context, args []string) error {
 		defer drop()
 		cfg.dsn = db
 	}
+	if *fetch {
+		if err := fetchMissing(ctx, *repos, *fetchFrom, pairs, func(s string) { fmt.Fprintln(os.Stderr, "recalleval:", s) }); err != nil {
+			return err
+		}
+	}
 	if err := checkMirrors(*repos, pairs); err != nil {
 		return usageError{err}
 	}
@@ -138,7 +145,7 @@ func checkMirrors(repos string, pairs []pair) error {
 		}
 	}
 	if len(missing) > 0 {
-		return errors.New(strings.Join(missing, "\n"))
+		return fmt.Errorf("%d of the sources are missing (--fetch gets them from %s):\n%s", len(missing), publicBase, strings.Join(missing, "\n"))
 	}
 	return nil
 }
