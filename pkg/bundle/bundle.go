@@ -130,9 +130,12 @@ type project struct {
 	byPath   map[string]*wiki.Page
 	receipts map[string]*handoff.Receipt // by task id
 	rcptErr  error                       // receipts that failed to parse
-	univ     layerText
-	events   []protect.SecurityEvent
-	graph    *graph.Graph // the graph index, nil when absent
+	// notMachine are the frontmatter-only receipts of the run: only the
+	// lanes depending on their task are refused.
+	notMachine []handoff.File
+	univ       layerText
+	events     []protect.SecurityEvent
+	graph      *graph.Graph // the graph index, nil when absent
 	// initiative is the run's one-paragraph initiative summary and its source
 	// ("" when the run has none).
 	initiative, initSource string
@@ -192,16 +195,22 @@ func load(opt Options) (*project, error) {
 		pr.byPath[p.Path] = p
 	}
 	hdir := path.Join(".guild/runs", opt.RunID, "handoffs")
-	rs, err := handoff.LoadDir(filepath.Join(opt.Root, filepath.FromSlash(hdir)), hdir)
+	files, err := handoff.LoadFiles(filepath.Join(opt.Root, filepath.FromSlash(hdir)), hdir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		pr.rcptErr = err
 	}
-	for _, r := range rs {
-		if prev, dup := pr.receipts[r.Contract.TaskID]; dup {
+	for _, f := range files {
+		switch r := f.Receipt; {
+		case handoff.IsFrontmatterOnly(f.Err):
+			pr.notMachine = append(pr.notMachine, f)
+		case f.Err != nil:
+			pr.rcptErr = errors.Join(pr.rcptErr, f.Err)
+		case pr.receipts[r.Contract.TaskID] != nil:
+			prev := pr.receipts[r.Contract.TaskID]
 			pr.rcptErr = errors.Join(pr.rcptErr, fmt.Errorf("%s:%d: a second receipt for %s (the first is %s)", r.Path, r.Line, r.Contract.TaskID, prev.Path))
-			continue
+		default:
+			pr.receipts[r.Contract.TaskID] = r
 		}
-		pr.receipts[r.Contract.TaskID] = r
 	}
 	pr.graph = loadGraph(opt.Root)
 	pr.univ = pr.universal()
@@ -319,12 +328,17 @@ func Build(opt Options, taskIDs []string) ([]*Bundle, error) {
 }
 
 // targets resolves the lanes to build: the named ones (every lane when none is
-// named) whose upstream receipts exist. A named lane that waits on a receipt is
-// an input error; under "every lane" it is skipped with a warning.
+// named) whose upstream receipts exist. A named lane that waits on a receipt,
+// or whose upstream task has only a frontmatter-only receipt, is an input
+// error; under "every lane" it is skipped with a warning. A frontmatter-only
+// receipt no lane to build depends on is only a warning.
 func (pr *project) targets(taskIDs []string, warnings bool) ([]*plan.Lane, error) {
 	warn := pr.opt.Warn
 	if !warnings {
 		warn = func(string, ...any) {}
+	}
+	for _, f := range pr.notMachine {
+		warn("%v; lanes that depend on %s are not built", f.Err, orUnnamed(f.FrontTaskID))
 	}
 	var targets []*plan.Lane
 	if len(taskIDs) == 0 {
@@ -352,19 +366,14 @@ func (pr *project) targets(taskIDs []string, warnings bool) ([]*plan.Lane, error
 		if len(ln.DependsOn) > 0 && pr.rcptErr != nil {
 			return nil, &InputError{pr.rcptErr}
 		}
-		var missing []string
-		for _, d := range ln.DependsOn {
-			r, ok := pr.receipts[d]
-			if !ok {
-				missing = append(missing, d)
-				continue
-			}
-			if r.Contract.Status != "done" {
-				warn("%s: upstream %s has status %s; its contract is included as it stands", r.Path, d, r.Contract.Status)
-			}
-		}
+		missing, notMachine := pr.upstream(ln, warn)
+		named := len(taskIDs) > 0
 		switch {
-		case len(missing) > 0 && len(taskIDs) > 0:
+		case notMachine != nil && named:
+			return nil, &InputError{fmt.Errorf("lane %s depends on %s, whose receipt %w", ln.TaskID, notMachine.FrontTaskID, notMachine.Err)}
+		case notMachine != nil:
+			warn("lane %s depends on %s, whose only receipt %s is frontmatter-only; not built", ln.TaskID, notMachine.FrontTaskID, notMachine.Path)
+		case len(missing) > 0 && named:
 			return nil, &InputError{fmt.Errorf("lane %s depends on %s, which has no receipt in .guild/runs/%s/handoffs/ (a markdown file with one ```guild.handoff.v2 block whose task_id names it)", ln.TaskID, strings.Join(missing, ", "), pr.opt.RunID)}
 		case len(missing) > 0:
 			warn("lane %s waits on the receipt of %s; not built (run guild-bundle --task %s once it exists)", ln.TaskID, strings.Join(missing, ", "), ln.TaskID)
@@ -373,6 +382,36 @@ func (pr *project) targets(taskIDs []string, warnings bool) ([]*plan.Lane, error
 		}
 	}
 	return ready, nil
+}
+
+// upstream checks a lane's depends-on receipts: the tasks with no receipt,
+// and the first whose only receipt is frontmatter-only (nil when none). It
+// warns about upstream contracts whose status is not done.
+func (pr *project) upstream(ln *plan.Lane, warn func(string, ...any)) (missing []string, notMachine *handoff.File) {
+	for _, d := range ln.DependsOn {
+		r, ok := pr.receipts[d]
+		if ok {
+			if r.Contract.Status != "done" {
+				warn("%s: upstream %s has status %s; its contract is included as it stands", r.Path, d, r.Contract.Status)
+			}
+			continue
+		}
+		for i := range pr.notMachine {
+			if f := &pr.notMachine[i]; f.FrontTaskID == d && notMachine == nil {
+				notMachine = f
+			}
+		}
+		missing = append(missing, d)
+	}
+	return missing, notMachine
+}
+
+// orUnnamed is a task id, or what to say when a receipt names none.
+func orUnnamed(id string) string {
+	if id == "" {
+		return "its task (its frontmatter names none)"
+	}
+	return id
 }
 
 // Validate checks the plan, the named lanes and their upstream receipts

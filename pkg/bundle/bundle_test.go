@@ -212,10 +212,19 @@ func TestReceipts(t *testing.T) {
 	if !strings.Contains(strings.Join(warns, "\n"), "lane T3-qa waits on the receipt of T2-backend; not built") {
 		t.Errorf("warnings %q", warns)
 	}
-	// A malformed receipt fails any lane that needs receipts.
+	// A frontmatter-only receipt no lane depends on is a warning naming it.
 	write(t, root, map[string]string{".guild/runs/r1/handoffs/bad.md": "---\nschema: guild.handoff_receipt.v1\n---\nDone.\n"})
+	warns = nil
+	if _, err := Build(o, []string{"T2-backend"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), ".guild/runs/r1/handoffs/bad.md:1: frontmatter-only receipt is not a machine receipt") {
+		t.Errorf("warnings %q", warns)
+	}
+	// A malformed receipt fails any lane that needs receipts.
+	write(t, root, map[string]string{".guild/runs/r1/handoffs/bad.md": "```guild.handoff.v2\n{\"schema_version\": \"guild.handoff.v2\"}\n```\n"})
 	_, err = Build(opts(root), []string{"T2-backend"})
-	if !errors.As(err, &ie) || !strings.Contains(err.Error(), ".guild/runs/r1/handoffs/bad.md:1: frontmatter-only receipt is not a machine receipt") {
+	if !errors.As(err, &ie) || !strings.Contains(err.Error(), ".guild/runs/r1/handoffs/bad.md:") {
 		t.Fatalf("got %v", err)
 	}
 	// ... but not a lane without depends-on.
