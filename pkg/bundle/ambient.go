@@ -16,6 +16,6 @@ const LeadAmbientNotice = "Ambient context: your harness may also load its own i
 	"`followups:` entry in your report on the run: which source said what, and what you followed."
 
 // contradictionsNote opens a Task layer's list of graph–wiki contradictions.
-const contradictionsNote = "Graph and wiki disagree here. The wiki wins unless the node has " +
-	"confidence: high and a direct source_ref; where the graph wins, take the node's statement " +
-	"over the page's. A node that lost is not in this bundle."
+const contradictionsNote = "Graph and wiki disagree here. The wiki (or the upstream contract) wins " +
+	"unless the node has confidence: high and a direct source_ref; where the graph wins, take the " +
+	"node's statement over the page's or the contract's. A node that lost is not in this bundle."

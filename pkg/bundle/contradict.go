@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rtch/rtch/pkg/graph"
+	"github.com/rtch/rtch/pkg/handoff"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -17,12 +18,19 @@ import (
 // A graph node and a wiki page are on the same subject when the node's id or
 // name is the page's title or one of its aliases (or appears in the title as
 // a whole word), or when a page source_ref names the node's id or the file of
-// one of the node's source_refs. Two tests then compare them:
+// one of the node's source_refs. A decision page and an upstream contract
+// (its summary, issues, learnings and notes) are on the node's subject also
+// when they name the node or a key of two or more words the node states a
+// value for. Two tests then compare them:
 //
 //   - value: both state a value for the same key, written "Key: value" (a
 //     sentence or list item of at most five words before the colon), and the
 //     values differ: their numbers differ when both hold numbers, else their
-//     words (lowercased, punctuation and articles dropped);
+//     words (lowercased, punctuation and articles dropped). The text may also
+//     state it as an aside, "key (value)", or name the node with one,
+//     "billing.ScheduleDunning (day 1, 3, 5, 7)", which is compared with the
+//     node's value of the same unit (first word); an aside counts only when
+//     both values hold numbers;
 //   - negation: a page sentence names the node, holds a negation (not, never,
 //     no longer, n't, cannot) and repeats at least 60% of the content words of
 //     a node summary that has none.
@@ -33,9 +41,47 @@ import (
 // lane of the role), and the Task layer says which of its statements the node
 // overrides. Every contradiction becomes a followups: line.
 
-// contradiction is one graph node against one page on one key.
+// statement is a text the bundle carries that a graph node may contradict:
+// a wiki page, or an upstream contract.
+type statement struct {
+	// path is the page, or the receipt file of the contract.
+	path string
+	// page is the wiki page; nil for a contract.
+	page *wiki.Page
+	// text is what is compared: the page body, or the contract's fields.
+	text string
+}
+
+// pageStatement is a wiki page as a statement.
+func pageStatement(p *wiki.Page) statement { return statement{path: p.Path, page: p, text: p.Body} }
+
+// contractStatement is an upstream contract as a statement: its summary,
+// issues, learnings and notes, one sentence list each.
+func contractStatement(r *handoff.Receipt) statement {
+	c := r.Contract
+	parts := []string{c.Summary, c.Notes}
+	parts = append(parts, c.Issues...)
+	parts = append(parts, c.Learnings...)
+	return statement{path: r.Path, text: strings.Join(parts, "\n\n")}
+}
+
+// kind names the statement in a followups line.
+func (s statement) kind() string {
+	if s.page == nil {
+		return "upstream contract"
+	}
+	return "page"
+}
+
+// decisive reports a statement that settles a question for the task — a
+// decision or an upstream contract — whose subject is also what it names.
+func (s statement) decisive() bool { return s.page == nil || s.page.Category == "decision" }
+
+// contradiction is one graph node against one statement on one key.
 type contradiction struct {
 	node, page string
+	// kind is "page" or "upstream contract".
+	kind string
 	// key is the key both state a value for, or "" for a negation.
 	key string
 	// graphWins is the rule's verdict.
@@ -50,11 +96,11 @@ func (c contradiction) line() string {
 	if c.key == "" {
 		what = "the page negates the node summary"
 	}
-	side := "wiki wins"
+	side, then := "wiki wins", "the node is left out of the bundle"
 	if c.graphWins {
-		side = "graph wins"
+		side, then = "graph wins", "the "+c.kind+" needs updating"
 	}
-	return oneLine(fmt.Sprintf("contradiction: graph node %s vs page %s (%s): %s — %s", c.node, c.page, what, side, c.why))
+	return oneLine(fmt.Sprintf("contradiction: graph node %s vs %s %s (%s): %s — %s; %s", c.node, c.kind, c.page, what, side, c.why, then))
 }
 
 // loadGraph reads the project's graph index; nil when there is none or it does
@@ -90,10 +136,10 @@ func nodeFor(g *graph.Graph, source string) (graph.Node, bool) {
 	return graph.Node{}, false
 }
 
-// resolveContradictions compares each graph chunk's node with each page, drops
-// the chunks whose node loses, and returns the contradictions in chunk, page
-// and key order.
-func resolveContradictions(g *graph.Graph, chunks []chunk, pages []*wiki.Page) ([]chunk, []contradiction) {
+// resolveContradictions compares each graph chunk's node with each statement,
+// drops the chunks whose node loses, and returns the contradictions in chunk,
+// statement and key order.
+func resolveContradictions(g *graph.Graph, chunks []chunk, stmts []statement) ([]chunk, []contradiction) {
 	var keep []chunk
 	var found []contradiction
 	for _, ch := range chunks {
@@ -104,12 +150,12 @@ func resolveContradictions(g *graph.Graph, chunks []chunk, pages []*wiki.Page) (
 		}
 		wins, why := graphRule(n)
 		lost := false
-		for _, p := range pages {
-			if !sameSubject(n, p) {
+		for _, st := range stmts {
+			if !onSubject(n, st) {
 				continue
 			}
-			for _, key := range conflicts(n, p) {
-				found = append(found, contradiction{node: n.ID, page: p.Path, key: key, graphWins: wins, why: why})
+			for _, key := range conflicts(n, st.text) {
+				found = append(found, contradiction{node: n.ID, page: st.path, kind: st.kind(), key: key, graphWins: wins, why: why})
 				lost = lost || !wins
 			}
 		}
@@ -137,11 +183,11 @@ func graphRule(n graph.Node) (bool, string) {
 	}
 	switch {
 	case conf == "high" && direct != "":
-		return true, "node confidence high with direct source_ref " + direct + "; the page needs updating"
+		return true, "node confidence high with direct source_ref " + direct
 	case conf == "high":
-		return false, "node confidence high but no direct source_ref (a file#Lx-Ly outside wiki/ and .guild/); the node is left out of the bundle"
+		return false, "node confidence high but no direct source_ref (a file#Lx-Ly outside wiki/ and .guild/)"
 	default:
-		return false, "node confidence " + conf + " (the graph wins only with confidence high and a direct source_ref); the node is left out of the bundle"
+		return false, "node confidence " + conf + " (the graph wins only with confidence high and a direct source_ref)"
 	}
 }
 
@@ -176,6 +222,27 @@ func sameSubject(n graph.Node, p *wiki.Page) bool {
 	return false
 }
 
+// onSubject applies the subject rule to a statement: sameSubject for a page,
+// and for a decisive statement also naming the node or one of its keys of
+// two or more words.
+func onSubject(n graph.Node, st statement) bool {
+	if st.page != nil && sameSubject(n, st.page) {
+		return true
+	}
+	if !st.decisive() {
+		return false
+	}
+	if containsWord(st.text, n.ID) || n.Name != "" && containsWord(st.text, n.Name) {
+		return true
+	}
+	for _, f := range facts(sentences(n.Summary)) {
+		if strings.Contains(f.key, " ") && containsWord(st.text, f.key) {
+			return true
+		}
+	}
+	return false
+}
+
 // containsWord reports s in text, case-insensitively, bounded by characters
 // that are not letters, digits, '_' or '.'.
 func containsWord(text, s string) bool {
@@ -197,24 +264,89 @@ func wordByte(c byte) bool {
 	return c == '_' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 0x80
 }
 
-// conflicts lists the keys on which node and page state different values,
-// then "" once when a page sentence negates the node summary.
-func conflicts(n graph.Node, p *wiki.Page) []string {
+// conflicts lists the keys on which the node and a text state different
+// values, then "" once when a sentence of the text negates the node summary.
+func conflicts(n graph.Node, text string) []string {
 	var out []string
-	nodeFacts := facts(sentences(n.Summary))
-	pageFacts := facts(pageSentences(p.Body))
-	for _, nf := range nodeFacts {
-		for _, pf := range pageFacts {
-			if nf.key == pf.key && differ(nf.value, pf.value) {
-				out = append(out, nf.key)
-				break
-			}
+	ss := pageSentences(text)
+	textFacts := facts(ss)
+	for _, nf := range facts(sentences(n.Summary)) {
+		if statesOther(nf, textFacts, ss, n) {
+			out = append(out, nf.key)
 		}
 	}
-	if negates(n, p.Body) {
+	if negates(n, text) {
 		out = append(out, "")
 	}
 	return out
+}
+
+// statesOther reports a sentence giving the node's fact another value: as
+// "Key: value", as the aside "key (value)", or as an aside to the node's
+// name holding a value of the same unit.
+func statesOther(nf fact, textFacts []fact, ss []string, n graph.Node) bool {
+	for _, tf := range textFacts {
+		if nf.key == tf.key && differ(nf.value, tf.value) {
+			return true
+		}
+	}
+	if len(numbers(nf.value)) == 0 {
+		return false
+	}
+	numeric := func(v string) bool { return len(numbers(v)) > 0 && differ(nf.value, v) }
+	for _, v := range asides(ss, nf.key) {
+		if numeric(v) {
+			return true
+		}
+	}
+	for _, name := range []string{n.ID, n.Name} {
+		for _, v := range asides(ss, name) {
+			if numeric(v) && firstWord(v) == firstWord(nf.value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// asides finds "name (value)" in the sentences, name as a whole word in any
+// case, and returns the values.
+func asides(ss []string, name string) []string {
+	if name == "" {
+		return nil
+	}
+	var out []string
+	for _, s := range ss {
+		low, w := strings.ToLower(s), strings.ToLower(name)
+		for i := 0; ; {
+			j := strings.Index(low[i:], w)
+			if j < 0 {
+				break
+			}
+			a, b := i+j, i+j+len(w)
+			i = a + 1
+			if a > 0 && wordByte(low[a-1]) || b < len(low) && wordByte(low[b]) {
+				continue
+			}
+			rest := strings.TrimLeft(s[b:], " ")
+			if !strings.HasPrefix(rest, "(") {
+				continue
+			}
+			if end := strings.IndexByte(rest, ')'); end > 0 {
+				out = append(out, rest[1:end])
+			}
+		}
+	}
+	return out
+}
+
+// firstWord is a value's first word, lowercased (its unit: "day" of
+// "day 1, 3, 5").
+func firstWord(v string) string {
+	if ws := words(v); len(ws) > 0 {
+		return ws[0]
+	}
+	return ""
 }
 
 type fact struct{ key, value string }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rtch/rtch/pkg/graph"
+	"github.com/rtch/rtch/pkg/handoff"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/wiki"
 )
@@ -49,10 +50,65 @@ func TestConflicts(t *testing.T) {
 		{"negation without the name", "It does not run fn until success.", nil},
 		{"negation of other words", "retry.Do is not safe for concurrent use.", nil},
 	} {
-		got := conflicts(n, testPage("p.md", "Retry", wiki.Frontmatter{}, tc.body))
+		got := conflicts(n, tc.body)
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("%s: conflicts %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// A value given as an aside — after its key, or after the node's name with
+// the same unit — contradicts like "Key: value" when both hold numbers.
+func TestConflictsAsides(t *testing.T) {
+	n := graph.Node{ID: "pkg/billing.ScheduleDunning", Name: "billing.ScheduleDunning",
+		Summary: "Writes the soft-decline retry jobs to the outbox. Dunning schedule: day 1, 3, 5, 7 and 14. Owner: billing."}
+	for _, tc := range []struct {
+		name, body string
+		want       []string
+	}{
+		{"key aside", "Soft declines move to the dunning schedule (day 1, 3, 5, 7).", []string{"dunning schedule"}},
+		{"key aside agrees", "Soft declines move to the Dunning Schedule (day 1, 3, 5, 7 and 14).", nil},
+		{"name aside", "soft declines go to billing.ScheduleDunning (day 1, 3, 5, 7); hard declines never retry.", []string{"dunning schedule"}},
+		{"name aside, other unit", "billing.ScheduleDunning (3 retries) runs nightly.", nil},
+		{"aside without numbers", "See the dunning schedule (in payments).", nil},
+		{"words in an aside do not count", "The owner (payments) decides.", nil},
+		{"not a whole word", "xdunning schedule (day 1)", nil},
+	} {
+		got := conflicts(n, tc.body)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: conflicts %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// Decisions and upstream contracts are on a node's subject when they name
+// it or one of its keys of two or more words; other pages need the title,
+// alias or source_ref rule.
+func TestOnSubject(t *testing.T) {
+	n := graph.Node{ID: "pkg/billing.ScheduleDunning", Name: "billing.ScheduleDunning",
+		Summary: "Dunning schedule: day 1, 3, 5, 7 and 14. Owner: billing."}
+	decision := func(body string) statement {
+		return pageStatement(&wiki.Page{Path: "wiki/decisions/a.md", Category: "decision", Title: "ADR", Body: body})
+	}
+	contract := &handoff.Receipt{Path: ".guild/runs/r/handoffs/T1.md", Contract: handoff.Contract{Summary: "x", Issues: []string{"billing.ScheduleDunning is slow"}}}
+	for _, tc := range []struct {
+		name string
+		st   statement
+		want bool
+	}{
+		{"decision naming a key", decision("They move to the dunning schedule (day 1, 3)."), true},
+		{"decision naming the node", decision("billing.ScheduleDunning writes jobs."), true},
+		{"decision naming a one-word key", decision("The owner is billing."), false},
+		{"entity page naming a key", pageStatement(testPage("wiki/entities/x.md", "Payments", wiki.Frontmatter{}, "The dunning schedule (day 1).")), false},
+		{"contract naming the node in an issue", contractStatement(contract), true},
+		{"contract about something else", contractStatement(&handoff.Receipt{Path: "T2.md", Contract: handoff.Contract{Summary: "ledger work"}}), false},
+	} {
+		if got := onSubject(n, tc.st); got != tc.want {
+			t.Errorf("%s: onSubject %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if got := contractStatement(contract).kind(); got != "upstream contract" {
+		t.Errorf("kind %q", got)
 	}
 }
 
@@ -92,7 +148,7 @@ func TestResolveContradictions(t *testing.T) {
 		{schema.RecallChunk{SourcePath: "pkg/unknown.go#L1-L2"}},
 	}
 	page := testPage("wiki/s.md", "Services", wiki.Frontmatter{Aliases: []string{"svc.A", "svc.B", "svc.C"}}, "Timeout: 20 s.")
-	keep, found := resolveContradictions(g, chunks, []*wiki.Page{page})
+	keep, found := resolveContradictions(g, chunks, []statement{pageStatement(page)})
 	var kept []string
 	for _, c := range keep {
 		kept = append(kept, c.c.SourcePath)
@@ -106,7 +162,7 @@ func TestResolveContradictions(t *testing.T) {
 	if l := found[1].line(); l != `contradiction: graph node b vs page wiki/s.md (key "timeout" differs): graph wins — node confidence high with direct source_ref pkg/b.go#L1-L5; the page needs updating` {
 		t.Errorf("line %q", l)
 	}
-	if keep, found := resolveContradictions(nil, chunks, []*wiki.Page{page}); len(keep) != 4 || len(found) != 0 {
+	if keep, found := resolveContradictions(nil, chunks, []statement{pageStatement(page)}); len(keep) != 4 || len(found) != 0 {
 		t.Errorf("no graph: %d kept, %d found", len(keep), len(found))
 	}
 }
@@ -119,10 +175,9 @@ func FuzzConflicts(f *testing.F) {
 	f.Add("Runs fn until success.", "retry.Do does not run fn until success.")
 	f.Fuzz(func(t *testing.T, summary, body string) {
 		n := graph.Node{ID: "pkg/retry.Do", Name: "retry.Do", Summary: summary}
-		p := testPage("p.md", "retry.Do", wiki.Frontmatter{}, body)
-		conflicts(n, p)
+		conflicts(n, body)
 		n.Summary = ""
-		if got := conflicts(n, p); len(got) != 0 {
+		if got := conflicts(n, body); len(got) != 0 {
 			t.Fatalf("empty summary contradicted: %q", got)
 		}
 	})

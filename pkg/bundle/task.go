@@ -176,7 +176,14 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 			}
 		}
 	}
-	lp.graph, lp.contradictions = resolveContradictions(pr.graph, lp.graph, pr.pagesOf(lp, role))
+	var stmts []statement
+	for _, p := range pr.pagesOf(lp, role) {
+		stmts = append(stmts, pageStatement(p))
+	}
+	for _, r := range lp.upstream {
+		stmts = append(stmts, contractStatement(r))
+	}
+	lp.graph, lp.contradictions = resolveContradictions(pr.graph, lp.graph, stmts)
 	return lp, nil
 }
 
