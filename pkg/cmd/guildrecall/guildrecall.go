@@ -109,6 +109,10 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if info, err := os.Stat(root); err != nil || !info.IsDir() {
 		return cli.Usage("--cwd %s: not a directory", o.cwd)
 	}
+	if !guildProject(root) {
+		return cli.UsageHint("run guild-recall in the project root, or pass --cwd ROOT (the directory holding wiki/ and .guild/)",
+			"%s is not a guild project: it has no wiki/ and no .guild/", root)
+	}
 	cfg, _, err := guildconfig.Load(env.ConfigPath, root)
 	if err != nil {
 		return cli.Usage("%v", err)
@@ -185,4 +189,16 @@ func pinnedNow(getenv func(string) string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a Unix time", s)
 	}
 	return time.Unix(n, 0).UTC(), nil
+}
+
+// guildProject reports a root holding wiki/ or .guild/. Anywhere else there
+// is nothing to recall from, and an empty answer would read as "the project
+// knows nothing about this".
+func guildProject(root string) bool {
+	for _, d := range []string{"wiki", ".guild"} {
+		if st, err := os.Stat(filepath.Join(root, d)); err == nil && st.IsDir() {
+			return true
+		}
+	}
+	return false
 }
