@@ -75,9 +75,25 @@ func (ix *Index) DocFreq(term string) int { return len(ix.postings[term]) }
 
 // IDF is ln(1 + (N − n + 0.5)/(n + 0.5)), never negative.
 func (ix *Index) IDF(term string) float64 {
-	n := float64(len(ix.postings[term]))
-	N := float64(len(ix.lens))
-	return math.Log(1 + (N-n+0.5)/(n+0.5))
+	return IDF(len(ix.postings[term]), len(ix.lens))
+}
+
+// IDF is the inverse document frequency of a term held by n of N
+// documents: ln(1 + (N − n + 0.5)/(n + 0.5)), never negative.
+func IDF(n, N int) float64 {
+	fn, fN := float64(n), float64(N)
+	return math.Log(1 + (fN-fn+0.5)/(fn+0.5))
+}
+
+// TermScore is one query term's share of a document's score: the term's
+// idf, its frequency tf in the document, the document's length dl and the
+// average length avg. Every ranking of this package and every index that
+// scores like it (pkg/fts, pkg/pgfts) adds these shares in query-term
+// order, so equal inputs give bit-for-bit equal scores.
+func (p Params) TermScore(idf float64, tf, dl int, avg float64) float64 {
+	t := float64(tf)
+	norm := p.K1 * (1 - p.B + p.B*float64(dl)/avg)
+	return idf * t * (p.K1 + 1) / (t + norm)
 }
 
 // Result is one scored document.
@@ -107,9 +123,7 @@ func (ix *Index) Search(query []string, limit int) []Result {
 		}
 		idf := ix.IDF(t)
 		for _, p := range ps {
-			tf := float64(p.tf)
-			norm := ix.p.K1 * (1 - ix.p.B + ix.p.B*float64(ix.lens[p.doc])/avg)
-			scores[p.doc] += idf * tf * (ix.p.K1 + 1) / (tf + norm)
+			scores[p.doc] += ix.p.TermScore(idf, p.tf, ix.lens[p.doc], avg)
 		}
 	}
 	out := make([]Result, 0, len(scores))

@@ -53,10 +53,10 @@ func (s *Scorer) Count(tokens []string) Counts {
 	return c
 }
 
-// CountTerms is Count(Terms(texts[0]) ++ Terms(texts[1]) ++ …) without
-// building the token list: one pass over the text, no allocation unless the
-// document holds a query term.
-func (s *Scorer) CountTerms(texts ...string) Counts {
+// CountEach is Count over the terms each yields (say, EachTerm of a
+// document's parts) without building the list: one pass, no allocation
+// unless the document holds a query term.
+func (s *Scorer) CountEach(each func(yield func(string))) Counts {
 	var c Counts
 	count := func(t string) {
 		c.Len++
@@ -78,9 +78,7 @@ func (s *Scorer) CountTerms(texts ...string) Counts {
 			c.TF[i]++
 		}
 	}
-	for _, x := range texts {
-		EachTerm(x, count)
-	}
+	each(count)
 	return c
 }
 
@@ -99,11 +97,7 @@ func (s *Scorer) Add(c Counts) int {
 // Len is the number of documents.
 func (s *Scorer) Len() int { return len(s.docs) }
 
-func (s *Scorer) idf(i int) float64 {
-	n := float64(s.df[i])
-	N := float64(len(s.docs))
-	return math.Log(1 + (N-n+0.5)/(n+0.5))
-}
+func (s *Scorer) idf(i int) float64 { return IDF(s.df[i], len(s.docs)) }
 
 // Search returns the best limit documents holding a query term (all when
 // limit <= 0), highest score first, ties by document number: Index.Search.
@@ -131,9 +125,7 @@ func (s *Scorer) Search(limit int) []Result {
 			if n == 0 {
 				continue
 			}
-			tf := float64(n)
-			norm := s.p.K1 * (1 - s.p.B + s.p.B*float64(c.Len)/avg)
-			score += idf[i] * tf * (s.p.K1 + 1) / (tf + norm)
+			score += s.p.TermScore(idf[i], int(n), c.Len, avg)
 			hit = true
 		}
 		if hit {

@@ -56,9 +56,8 @@ func TestScorerMatchesIndex(t *testing.T) {
 	}
 }
 
-// CountTerms over parts equals Count over the terms of the parts joined by
-// newlines.
-func TestCountTermsMatchesCount(t *testing.T) {
+// CountEach over the terms of parts equals Count over their terms.
+func TestCountEachMatchesCount(t *testing.T) {
 	rng := rand.New(rand.NewSource(11))
 	words := []string{"Retry", "retries", "backoff", "RetryPolicy", "the", "budget_limits", "ledger.Post", "x", "Über", "payments", "\xff", "-", "queue"}
 	text := func() string {
@@ -78,8 +77,13 @@ func TestCountTermsMatchesCount(t *testing.T) {
 		sc := NewScorer(Recall, q)
 		for i := 0; i < 500; i++ {
 			a, b, c := text(), text(), text()
-			if got, want := sc.CountTerms(a, b, c), sc.Count(Terms(a+"\n"+b+"\n"+c)); !reflect.DeepEqual(got, want) {
-				t.Fatalf("%q %q %q: CountTerms %+v, Count %+v", a, b, c, got, want)
+			each := func(yield func(string)) {
+				for _, x := range []string{a, b, c} {
+					EachTerm(x, yield)
+				}
+			}
+			if got, want := sc.CountEach(each), sc.Count(append(append(Terms(a), Terms(b)...), Terms(c)...)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%q %q %q: CountEach %+v, Count %+v", a, b, c, got, want)
 			}
 		}
 	}

@@ -40,61 +40,6 @@ func eachToken(s string, emit func(string)) {
 	}
 }
 
-// EachTerm calls yield with each term of Terms(s), in order, without
-// building the list (for callers that only count or copy them).
-func EachTerm(s string, yield func(string)) {
-	eachToken(s, func(t string) {
-		if !Stopwords[t] {
-			yield(Plural(t))
-		}
-	})
-}
-
-// Terms is Tokenize without English stopwords and with plurals folded to
-// the singular (Plural): the form used for both documents and queries in
-// prose-heavy corpora such as a wiki.
-func Terms(s string) []string {
-	toks := Tokenize(s)
-	out := toks[:0]
-	for _, t := range toks {
-		if !Stopwords[t] {
-			out = append(out, Plural(t))
-		}
-	}
-	return out
-}
-
-// Plural folds a regular English plural to its singular so that "retries"
-// meets "retry" and "payments" meets "payment": -ies → -y, -sses → -ss,
-// -xes/-ches/-shes/-zes lose -es, and any other -s not after s, u or i is
-// dropped. Words of four letters or fewer and tokens with digits or
-// separators are kept as they are. It is deliberately conservative (an
-// S-stemmer, not Porter): it never touches a singular it can recognise.
-func Plural(t string) string {
-	n := len(t)
-	if n <= 4 || t[n-1] != 's' {
-		return t
-	}
-	for i := 0; i < n; i++ {
-		if c := t[i]; c < 'a' || c > 'z' {
-			return t
-		}
-	}
-	switch {
-	case strings.HasSuffix(t, "ies") && !strings.HasSuffix(t, "eies") && !strings.HasSuffix(t, "aies"):
-		return t[:n-3] + "y"
-	case strings.HasSuffix(t, "sses"):
-		return t[:n-2]
-	case strings.HasSuffix(t, "xes"), strings.HasSuffix(t, "ches"), strings.HasSuffix(t, "shes"), strings.HasSuffix(t, "zes"):
-		return t[:n-2]
-	}
-	switch t[n-2] {
-	case 's', 'u', 'i':
-		return t
-	}
-	return t[:n-1]
-}
-
 func isWordRune(r rune) bool {
 	if r < utf8.RuneSelf {
 		return asciiWord[r]

@@ -54,7 +54,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/wiki"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
@@ -65,7 +64,7 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 
 // schemaVersion changes whenever the tables or the tokenizer change; an index
 // with another version is rebuilt.
-const schemaVersion = "guild-wiki-fts-6"
+const schemaVersion = "guild-wiki-fts-7"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file
@@ -95,8 +94,10 @@ CREATE TABLE sections(
 	heading TEXT NOT NULL,
 	start_line INTEGER NOT NULL,
 	end_line INTEGER NOT NULL,
-	text TEXT NOT NULL
+	text TEXT NOT NULL,
+	len INTEGER NOT NULL
 );
+CREATE TABLE terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 CREATE INDEX sections_page ON sections(page_id);
 CREATE INDEX pages_with_diags ON pages(path) WHERE diags != 'null';
 CREATE TABLE supersedes(page_id INTEGER NOT NULL REFERENCES pages(id) ON DELETE CASCADE, target TEXT NOT NULL);
@@ -682,6 +683,13 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 	var diags []wiki.Diagnostic
 	var ins *stmts
 	onDisk := map[string]bool{}
+	var delta corpusDelta
+	drop := func(id int64) error {
+		if err := delta.forget(ctx, tx, id); err != nil {
+			return err
+		}
+		return deletePage(ctx, tx, id)
+	}
 	if progress != nil {
 		defer func() { progress(len(files), len(files)) }()
 	}
@@ -723,7 +731,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 		if err != nil {
 			diags = append(diags, wiki.ReadError(f.Path, err))
 			if ok {
-				if err := deletePage(ctx, tx, s.id); err != nil {
+				if err := drop(s.id); err != nil {
 					return st, nil, err
 				}
 				delete(have, f.Path)
@@ -743,7 +751,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 			continue
 		}
 		if ok {
-			if err := deletePage(ctx, tx, s.id); err != nil {
+			if err := drop(s.id); err != nil {
 				return st, nil, err
 			}
 			st.Changed++
@@ -756,21 +764,21 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				return st, nil, err
 			}
 		}
-		if row.id, err = insertPage(ctx, ins, f, pr, now); err != nil {
+		if row.id, err = insertPage(ctx, ins, f, pr, now, &delta); err != nil {
 			return st, nil, err
 		}
 		have[f.Path] = row
 	}
 	for path, s := range have {
 		if !onDisk[path] {
-			if err := deletePage(ctx, tx, s.id); err != nil {
+			if err := drop(s.id); err != nil {
 				return st, nil, err
 			}
 			delete(have, path)
 			st.Deleted++
 		}
 	}
-	return st, diags, nil
+	return st, diags, delta.write(ctx, tx)
 }
 
 func deletePage(ctx context.Context, tx *sql.Tx, id int64) error {
@@ -787,39 +795,6 @@ func deletePage(ctx context.Context, tx *sql.Tx, id int64) error {
 	return err
 }
 
-// SectionTerms is the text a section is indexed under: page title, heading
-// path and section text, tokenized by bm25.Terms. The in-memory BM25 path
-// uses the same function, so both mechanisms see the same terms.
-func SectionTerms(title string, s wiki.Section) []string {
-	return bm25.Terms(title + "\n" + s.HeadingPath() + "\n" + s.Text)
-}
-
-// SectionTermsText is strings.Join(SectionTerms(title, s), " "), the FTS5
-// column text, written without the intermediate list. The three parts are
-// tokenized one after the other: no token spans the newline between them.
-func SectionTermsText(title string, s wiki.Section) string {
-	var b strings.Builder
-	b.Grow(len(title) + len(s.Text) + 64)
-	emit := func(t string) {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(t)
-	}
-	bm25.EachTerm(title, emit)
-	bm25.EachTerm(s.HeadingPath(), emit)
-	bm25.EachTerm(s.Text, emit)
-	return b.String()
-}
-
-// EachSectionTerm calls yield with each of SectionTerms(title, s), in
-// order, without building the list.
-func EachSectionTerm(title string, s wiki.Section, yield func(string)) {
-	bm25.EachTerm(title, yield)
-	bm25.EachTerm(s.HeadingPath(), yield)
-	bm25.EachTerm(s.Text, yield)
-}
-
 // stmts are the inserts of one refresh, prepared once per transaction.
 type stmts struct {
 	page, section, fts, supersedes *sql.Stmt
@@ -833,7 +808,7 @@ func prepare(ctx context.Context, tx *sql.Tx) (*stmts, error) {
 		q   string
 	}{
 		{&st.page, `INSERT INTO pages(path, hash, size, mtime, ctime, ino, indexed_at, category, importance, page, diags) VALUES(?,?,?,?,?,?,?,?,?,?,?)`},
-		{&st.section, `INSERT INTO sections(page_id, ord, heading, start_line, end_line, text) VALUES(?,?,?,?,?,?)`},
+		{&st.section, `INSERT INTO sections(page_id, ord, heading, start_line, end_line, text, len) VALUES(?,?,?,?,?,?,?)`},
 		{&st.fts, `INSERT INTO sections_fts(rowid, terms, meta) VALUES(?, ?, ?)`},
 		{&st.supersedes, `INSERT INTO supersedes(page_id, target) VALUES(?, ?)`},
 	} {
@@ -849,10 +824,12 @@ type readPage struct {
 	page  *wiki.Page
 	diags []wiki.Diagnostic
 	err   error
-	// terms are the FTS5 terms of each section, space-separated; meta and
-	// diagsJSON the page's stored columns. They are empty when the page's
-	// hash is the stored one (nothing will be inserted).
+	// terms are the FTS5 terms of each section, space-separated, and stats
+	// its length and distinct terms; meta and diagsJSON the page's stored
+	// columns. They are empty when the page's hash is the stored one
+	// (nothing will be inserted).
 	terms           []string
+	stats           []sectionStats
 	meta, diagsJSON string
 	done            chan struct{}
 }
@@ -878,8 +855,9 @@ func prepareRead(root string, f wiki.File, s stored, known bool) *readPage {
 	}
 	r.meta, r.diagsJSON = string(meta), string(dj)
 	r.terms = make([]string, len(p.Sections))
+	r.stats = make([]sectionStats, len(p.Sections))
 	for i, sec := range p.Sections {
-		r.terms[i] = SectionTermsText(p.Title, sec)
+		r.terms[i], r.stats[i] = indexSection(NameOf(p), sec.HeadingPath(), sec.Text)
 	}
 	return r
 }
@@ -936,7 +914,7 @@ func readAhead(root string, files []wiki.File, prior []*stored) (next func() *re
 }
 
 // insertPage inserts a prepared page and returns its row id.
-func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now int64) (int64, error) {
+func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now int64, delta *corpusDelta) (int64, error) {
 	p := r.page
 	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, p.Category, p.Front.Importance, r.meta, r.diagsJSON)
 	if err != nil {
@@ -953,7 +931,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now in
 	}
 	metaTok := MetaTokens(p.Category, p.Front.Importance)
 	for i, s := range p.Sections {
-		res, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text)
+		res, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text, r.stats[i].len)
 		if err != nil {
 			return 0, err
 		}
@@ -964,6 +942,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now in
 		if _, err := st.fts.ExecContext(ctx, sid, r.terms[i], metaTok); err != nil {
 			return 0, err
 		}
+		delta.add(r.stats[i], 1)
 	}
 	return pid, nil
 }

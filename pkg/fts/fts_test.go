@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/fts/internal/synth"
-	"github.com/rtch/rtch/pkg/wiki"
 )
 
 // clock is a test clock far enough ahead of file mtimes that no page is racy.
@@ -549,21 +549,24 @@ func TestRestoredMtimeEditNoticed(t *testing.T) {
 	}
 }
 
-// SectionTermsText is the joined SectionTerms, and EachSectionTerm yields
-// them, for titles, heading paths and texts with identifiers, stopwords,
-// plurals and non-ASCII letters.
-func TestSectionTermsText(t *testing.T) {
-	for _, title := range []string{"", "Retry Policies", "pkg.ParseFlags", "Über-Straße"} {
-		for _, text := range []string{"", "The RetryPolicy retries payments.\nHTTPServer_config and the ledger", "x y z", "İstanbul ǅ naïve café-au-lait"} {
-			s := wiki.Section{Heading: "Budgets and Backoffs", Path: []string{title, "Budgets and Backoffs"}, Text: text}
-			want := SectionTerms(title, s)
-			if got := SectionTermsText(title, s); got != strings.Join(want, " ") {
-				t.Fatalf("%q/%q: %q, want %q", title, text, got, strings.Join(want, " "))
+// indexSection joins EachSectionTerm's terms: the title's, the heading
+// path's and the text's, each tokenized alone, for titles, heading paths
+// and texts with identifiers, stopwords, plurals and non-ASCII letters.
+func TestIndexSection(t *testing.T) {
+	for _, title := range []string{"", "Retry Policies", "pkg.ParseFlags", "Über-Straße back"} {
+		for _, text := range []string{"", "off The RetryPolicy retries payments.\nHTTPServer_config and the ledger", "x y z", "İstanbul ǅ naïve café-au-lait"} {
+			heading := title + " > Budgets and Backoffs"
+			want := append(append(bm25.Terms(title), bm25.Terms(heading)...), bm25.Terms(text)...)
+			got, st := indexSection(PageName{Title: title}, heading, text)
+			if got != strings.Join(want, " ") || st.len != len(want) {
+				t.Fatalf("%q/%q: %q (%d terms), want %q", title, text, got, st.len, strings.Join(want, " "))
 			}
-			var each []string
-			EachSectionTerm(title, s, func(x string) { each = append(each, x) })
-			if strings.Join(each, " ") != strings.Join(want, " ") || len(each) != len(want) {
-				t.Fatalf("%q/%q: EachSectionTerm %q", title, text, each)
+			distinct := map[string]bool{}
+			for _, w := range want {
+				distinct[w] = true
+			}
+			if len(st.terms) != len(distinct) {
+				t.Fatalf("%q/%q: distinct terms %q", title, text, st.terms)
 			}
 		}
 	}

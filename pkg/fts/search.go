@@ -22,8 +22,8 @@ type Hit struct {
 	StartLine, EndLine int
 	// Text is the section text.
 	Text string
-	// Rank is FTS5's bm25() negated: larger is better, unbounded, only
-	// comparable within one query.
+	// Rank is the section's BM25 score (Rerank): larger is better,
+	// unbounded, only comparable within one query.
 	Rank float64
 }
 
@@ -39,8 +39,10 @@ type Filter struct {
 }
 
 // Search returns up to limit sections matching the query's terms, best
-// first by FTS5's BM25 (ties by path and section order): sections holding
-// every term when there are limit of them, else sections holding any term.
+// first by BM25 as in-memory recall scores them (Rerank; ties by path and
+// line). FTS5 picks the candidates by its own bm25(): Candidates(limit)
+// sections holding every term when there are that many, else sections
+// holding any term.
 func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
 	terms := bm25.Unique(bm25.Terms(query))
 	if len(terms) == 0 {
@@ -74,13 +76,27 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) 
 	// are the best BM25 candidates. Only when they are too few is the
 	// disjunctive query (every section holding any term, all of them
 	// scored) run.
+	n := Candidates(limit)
+	var hits []Hit
+	var err error
 	if len(quoted) > 1 {
-		hits, err := ix.search(ctx, col+"("+strings.Join(quoted, " AND ")+")"+filter, f, limit)
-		if err != nil || len(hits) >= limit {
-			return hits, err
-		}
+		hits, err = ix.search(ctx, col+"("+strings.Join(quoted, " AND ")+")"+filter, f, n)
 	}
-	return ix.search(ctx, col+"("+strings.Join(quoted, " OR ")+")"+filter, f, limit)
+	if err == nil && len(hits) < n {
+		hits, err = ix.search(ctx, col+"("+strings.Join(quoted, " OR ")+")"+filter, f, n)
+	}
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	c, err := ix.corpus(ctx, terms)
+	if err != nil {
+		return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+	}
+	Rerank(hits, terms, c)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits, nil
 }
 
 // search returns the best limit sections matching an FTS5 expression whose

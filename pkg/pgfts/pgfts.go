@@ -31,8 +31,10 @@
 // literal, lexeme by lexeme with their positions, and queries as a tsquery
 // literal: PostgreSQL's own parser and dictionaries never see the text,
 // which would split "retry_budget" at the underscore, read "pkg.Parse" as a
-// host name and stem English words differently from bm25.Plural. Ranking is
-// ts_rank_cd over those vectors.
+// host name and stem English words differently from bm25.Plural. The index
+// picks candidates; fts.Rerank orders them by the BM25 every backend scores
+// with, from the statistics kept beside the sections (guild_terms,
+// guild_wikis.sections and .length, guild_sections.len).
 package pgfts
 
 import (

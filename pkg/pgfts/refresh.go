@@ -178,11 +178,20 @@ VALUES ($1, '', 0, 0, now()) ON CONFLICT (wiki) DO NOTHING`, ix.wiki); err != ni
 			}
 		}
 		sort.Strings(put)
+		if _, err := tx.Exec(ctx, forgetSQL, ix.wiki, drop); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `DELETE FROM guild_pages WHERE id = ANY($1)`, drop); err != nil {
 			return err
 		}
 		final, err := ix.insert(ctx, tx, root, put, pages, progress)
 		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, countSQL, ix.wiki, put); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM guild_terms WHERE wiki = $1 AND df <= 0`, ix.wiki); err != nil {
 			return err
 		}
 		for p, s := range have {
@@ -191,8 +200,10 @@ VALUES ($1, '', 0, 0, now()) ON CONFLICT (wiki) DO NOTHING`, ix.wiki); err != ni
 			}
 		}
 		st.Pages = len(final)
-		_, err = tx.Exec(ctx, `UPDATE guild_wikis SET digest = $2, pages = $3, generation = generation + 1, updated_at = now() WHERE wiki = $1`,
-			ix.wiki, digestOf(final), len(final))
+		_, err = tx.Exec(ctx, `UPDATE guild_wikis SET digest = $2, pages = $3, generation = generation + 1, updated_at = now(),
+	sections = (SELECT count(*) FROM guild_sections WHERE wiki = $1),
+	length = (SELECT coalesce(sum(len), 0) FROM guild_sections WHERE wiki = $1)
+WHERE wiki = $1`, ix.wiki, digestOf(final), len(final))
 		return err
 	})
 	return st, err
@@ -221,13 +232,31 @@ func storedHashes(ctx context.Context, tx pgx.Tx, name string) (map[string]store
 	return have, rows.Err()
 }
 
+// forgetSQL takes the sections of the pages about to be deleted ($2) out
+// of the wiki's document frequencies; countSQL adds those of the pages just
+// inserted ($2, their paths). A lexeme of a section's tsvector is one of its
+// distinct terms.
+const (
+	forgetSQL = `WITH gone AS (
+	SELECT t AS term, count(*)::int AS n
+	FROM guild_sections s, unnest(tsvector_to_array(s.terms)) AS t
+	WHERE s.page_id = ANY($2) GROUP BY t
+)
+UPDATE guild_terms g SET df = g.df - gone.n FROM gone WHERE g.wiki = $1 AND g.term = gone.term`
+	countSQL = `INSERT INTO guild_terms(wiki, term, df)
+SELECT $1, t, count(*)::int
+FROM guild_pages p JOIN guild_sections s ON s.page_id = p.id, unnest(tsvector_to_array(s.terms)) AS t
+WHERE p.wiki = $1 AND p.path = ANY($2) GROUP BY t
+ON CONFLICT (wiki, term) DO UPDATE SET df = guild_terms.df + excluded.df`
+)
+
 const insertSQL = `WITH p AS (
 	INSERT INTO guild_pages(wiki, path, hash, category, cat_key, importance, page, diags, supersedes)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id
 )
-INSERT INTO guild_sections(page_id, wiki, ord, heading, start_line, end_line, text, terms)
-SELECT p.id, $1, s.ord, s.heading, s.sl, s.el, s.text, s.terms::tsvector
-FROM p, unnest($10::int[], $11::text[], $12::int[], $13::int[], $14::text[], $15::text[]) AS s(ord, heading, sl, el, text, terms)`
+INSERT INTO guild_sections(page_id, wiki, ord, heading, start_line, end_line, text, terms, len)
+SELECT p.id, $1, s.ord, s.heading, s.sl, s.el, s.text, s.terms::tsvector, s.len
+FROM p, unnest($10::int[], $11::text[], $12::int[], $13::int[], $14::text[], $15::text[], $16::int[]) AS s(ord, heading, sl, el, text, terms, len)`
 
 // row is one page's insert arguments.
 type row []any
@@ -291,16 +320,18 @@ func (ix *Index) pageRow(root, path string, lp *localPage) (row, error) {
 		dj = &s
 	}
 	n := len(p.Sections)
-	ords, starts, ends := make([]int32, n), make([]int32, n), make([]int32, n)
+	ords, starts, ends, lens := make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n)
 	heads, texts, terms := make([]string, n), make([]string, n), make([]string, n)
 	for i, s := range p.Sections {
-		ords[i], starts[i], ends[i] = int32(i), int32(s.StartLine), int32(s.EndLine)
-		heads[i], texts[i], terms[i] = s.HeadingPath(), s.Text, SectionVector(p.Title, s)
+		var l int
+		terms[i], l = SectionVector(fts.NameOf(p), s)
+		ords[i], starts[i], ends[i], lens[i] = int32(i), int32(s.StartLine), int32(s.EndLine), int32(l)
+		heads[i], texts[i] = s.HeadingPath(), s.Text
 	}
 	sup := p.Front.Supersedes
 	if sup == nil {
 		sup = []string{}
 	}
 	return row{ix.wiki, path, p.Hash, p.Category, fts.CategoryToken(p.Category), p.Front.Importance, string(meta), dj, sup,
-		ords, heads, starts, ends, texts, terms}, nil
+		ords, heads, starts, ends, texts, terms, lens}, nil
 }

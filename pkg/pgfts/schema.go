@@ -49,6 +49,21 @@ CREATE TABLE guild_sections(
 CREATE INDEX guild_sections_terms ON guild_sections USING gin (terms);
 CREATE INDEX guild_sections_page ON guild_sections (page_id);
 `,
+	// 2: what BM25 needs (each section's length, each wiki's section count
+	// and total length, each term's document frequency), and terms with
+	// phrasal compounds joined and identifier wholes without separators:
+	// every wiki is indexed again by its next refresh.
+	`
+DELETE FROM guild_wikis;
+ALTER TABLE guild_sections ADD COLUMN len integer NOT NULL;
+ALTER TABLE guild_wikis ADD COLUMN sections bigint NOT NULL DEFAULT 0, ADD COLUMN length bigint NOT NULL DEFAULT 0;
+CREATE TABLE guild_terms(
+	wiki text NOT NULL REFERENCES guild_wikis(wiki) ON DELETE CASCADE,
+	term text NOT NULL,
+	df integer NOT NULL,
+	PRIMARY KEY (wiki, term)
+);
+`,
 }
 
 // SchemaVersion is the index schema this package reads and writes.

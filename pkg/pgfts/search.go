@@ -3,56 +3,79 @@ package pgfts
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"strconv"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/rtch/rtch/pkg/bm25"
 	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
-// rankNormalization is ts_rank_cd's normalization flag: 1 divides the rank
-// by 1 + log(document length), so a long section needs proportionally more
-// evidence — the length normalisation BM25 applies to the other mechanisms
-// (docs/decisions/guild-recall-postgres.md compares the orders).
-const rankNormalization = 1
-
-var searchSQL = `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text,
-	ts_rank_cd(s.terms, q.q, ` + strconv.Itoa(rankNormalization) + `) AS r
+// candidateSQL picks the sections Rerank orders: those matching the tsquery
+// ($2), best first by the idf of the query terms they hold ($7 one-term
+// tsqueries, $8 their idf) — the evidence BM25 weighs most — then by
+// ts_rank_cd (normalisation 1: divided by 1 + log length) for how often and
+// how close together they occur. The importance gate and the category are
+// applied before the limit.
+const candidateSQL = `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text,
+	(SELECT coalesce(sum(x.w), 0) FROM unnest($7::tsquery[], $8::float8[]) AS x(tq, w) WHERE s.terms @@ x.tq) AS cov,
+	ts_rank_cd(s.terms, q.q, 1) AS r
 FROM guild_sections s
 JOIN guild_pages p ON p.id = s.page_id
 CROSS JOIN (SELECT $2::tsquery AS q) q
 WHERE s.wiki = $1 AND s.terms @@ q.q
 	AND (CASE WHEN p.importance = 0 THEN $3 ELSE p.importance END) >= $4
 	AND ($5::text[] IS NULL OR p.cat_key = ANY($5))
-ORDER BY r DESC, p.path COLLATE "C", s.ord
+ORDER BY cov DESC, r DESC, p.path COLLATE "C", s.ord
 LIMIT $6`
 
 // Search returns up to limit sections matching the query's terms, best
-// first by ts_rank_cd (ties by path and section order): sections holding
-// every term when there are limit of them, else sections holding any term
-// — the same two steps as fts.Index.Search. The importance gate and the
-// category are applied in the query, before the limit.
+// first by BM25 as in-memory recall scores them (fts.Rerank over this
+// wiki's statistics; ties by path and line). The candidates are
+// fts.Candidates(limit) sections holding every term when there are that
+// many, else sections holding any term (candidateSQL) — the same two steps
+// as fts.Index.Search.
 func (ix *Index) Search(ctx context.Context, query string, f fts.Filter, limit int) ([]fts.Hit, error) {
 	terms := bm25.Unique(bm25.Terms(query))
 	if len(terms) == 0 {
 		return nil, nil
 	}
+	c, err := ix.corpus(ctx, terms)
+	if err != nil {
+		return nil, err
+	}
 	var cats []string
 	for _, c := range f.Categories {
 		cats = append(cats, fts.CategoryToken(c))
 	}
-	if len(terms) > 1 {
-		hits, err := ix.search(ctx, Query(terms, "&"), f, cats, limit)
-		if err != nil || len(hits) >= limit {
-			return hits, err
-		}
+	one := make([]string, len(terms))
+	idf := make([]float64, len(terms))
+	for i, t := range terms {
+		one[i] = Query([]string{t}, "&")
+		idf[i] = bm25.IDF(c.DF[i], c.Sections)
 	}
-	return ix.search(ctx, Query(terms, "|"), f, cats, limit)
+	n := fts.Candidates(limit)
+	var hits []fts.Hit
+	if len(terms) > 1 {
+		hits, err = ix.search(ctx, Query(terms, "&"), f, cats, one, idf, n)
+	}
+	if err == nil && len(hits) < n {
+		hits, err = ix.search(ctx, Query(terms, "|"), f, cats, one, idf, n)
+	}
+	if err != nil || len(hits) == 0 {
+		return nil, err
+	}
+	fts.Rerank(hits, terms, c)
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits, nil
 }
 
-func (ix *Index) search(ctx context.Context, q string, f fts.Filter, cats []string, limit int) ([]fts.Hit, error) {
-	rows, err := ix.tx.Query(ctx, searchSQL, ix.wiki, q, f.DefaultImportance, f.MinImportance, cats, limit)
+func (ix *Index) search(ctx context.Context, q string, f fts.Filter, cats, one []string, idf []float64, limit int) ([]fts.Hit, error) {
+	rows, err := ix.tx.Query(ctx, candidateSQL, ix.wiki, q, f.DefaultImportance, f.MinImportance, cats, limit, one, idf)
 	if err != nil {
 		return nil, ix.wrap("search", err)
 	}
@@ -62,11 +85,12 @@ func (ix *Index) search(ctx context.Context, q string, f fts.Filter, cats []stri
 		var h fts.Hit
 		var meta string
 		var start, end int32
+		var cov float64
 		var rank float32
-		if err := rows.Scan(&h.Path, &meta, &h.Heading, &start, &end, &h.Text, &rank); err != nil {
+		if err := rows.Scan(&h.Path, &meta, &h.Heading, &start, &end, &h.Text, &cov, &rank); err != nil {
 			return nil, ix.wrap("search", err)
 		}
-		h.StartLine, h.EndLine, h.Rank = int(start), int(end), float64(rank)
+		h.StartLine, h.EndLine = int(start), int(end)
 		if err := json.Unmarshal([]byte(meta), &h.Page); err != nil {
 			return nil, ix.wrap("stored page "+h.Path, err)
 		}
@@ -76,6 +100,35 @@ func (ix *Index) search(ctx context.Context, q string, f fts.Filter, cats []stri
 		return nil, ix.wrap("search", err)
 	}
 	return out, nil
+}
+
+// corpus reads the wiki's statistics for the query terms from the read
+// snapshot.
+func (ix *Index) corpus(ctx context.Context, terms []string) (fts.Corpus, error) {
+	var c fts.Corpus
+	err := ix.tx.QueryRow(ctx, `SELECT sections, length FROM guild_wikis WHERE wiki = $1`, ix.wiki).Scan(&c.Sections, &c.Length)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return c, ix.wrap("statistics", err)
+	}
+	c.DF = make([]int, len(terms))
+	rows, err := ix.tx.Query(ctx, `SELECT term, df FROM guild_terms WHERE wiki = $1 AND term = ANY($2)`, ix.wiki, terms)
+	if err != nil {
+		return c, ix.wrap("statistics", err)
+	}
+	defer rows.Close()
+	pos := make(map[string]int, len(terms))
+	for i, t := range terms {
+		pos[t] = i
+	}
+	for rows.Next() {
+		var t string
+		var df int32
+		if err := rows.Scan(&t, &df); err != nil {
+			return c, ix.wrap("statistics", err)
+		}
+		c.DF[pos[t]] = int(df)
+	}
+	return c, rows.Err()
 }
 
 // Superseded returns the targets named by any page's supersedes field, as

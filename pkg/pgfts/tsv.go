@@ -22,11 +22,13 @@ const (
 // index and in-memory BM25 see) with its 1-based positions, lexemes in
 // first-seen order. Terms longer than PostgreSQL allows are left out; they
 // could never match a query term the server accepts either.
-func SectionVector(title string, s wiki.Section) string {
+//
+// n is the number of terms, the section's length for BM25 (the terms left
+// out count too, as they do in the other mechanisms).
+func SectionVector(name fts.PageName, s wiki.Section) (v string, n int) {
 	pos := map[string][]int{}
 	var order []string
-	n := 0
-	fts.EachSectionTerm(title, s, func(t string) {
+	fts.EachSectionTerm(name, s.HeadingPath(), s.Text, func(t string) {
 		n++
 		if len(t) > maxLexeme {
 			return
@@ -53,7 +55,7 @@ func SectionVector(title string, s wiki.Section) string {
 			b.WriteString(strconv.Itoa(p))
 		}
 	}
-	return b.String()
+	return b.String(), n
 }
 
 // Query is the tsquery literal joining terms with op ("&" or "|").

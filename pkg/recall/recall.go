@@ -198,14 +198,17 @@ func recallRoot(ctx context.Context, opt Options, root, sub, prefix string, set 
 			}
 		}
 	}
-	files, diags, spec, err := listWiki(ctx, opt, root, set)
+	wopt := opt
+	wopt.Limit = opt.Limit * spread
+	files, diags, spec, err := listWiki(ctx, wopt, root, set)
 	if err != nil {
 		return b, false, err
 	}
-	b.source, b.wiki, b.wikiScore, err = searchWiki(ctx, opt, root, files, diags, set, res, warn, spec)
+	b.source, b.wiki, b.wikiScore, err = searchWiki(ctx, wopt, root, files, diags, set, res, warn, spec)
 	if err != nil {
 		return b, false, err
 	}
+	b.wiki = diversify(b.wiki, opt.Limit)
 	if withGraph {
 		hits := g.Query(opt.Query, graph.Options{MaxTokens: set.GraphTokens, MaxDepth: set.GraphDepth, MaxNodes: opt.Limit, MinImportance: set.ImportanceGate})
 		b.graph = graphChunks(hits)

@@ -304,7 +304,7 @@ func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Setti
 		if err == nil {
 			r.counts = make([]bm25.Counts, len(p.Sections))
 			for j, s := range p.Sections {
-				r.counts[j] = sc.CountTerms(p.Title, s.HeadingPath(), s.Text)
+				r.counts[j] = sc.CountEach(func(yield func(string)) { fts.EachSectionTerm(fts.NameOf(p), s.HeadingPath(), s.Text, yield) })
 			}
 		}
 		reads[i] = r
@@ -366,7 +366,7 @@ func fsScan(opt Options, root string, files []wiki.File, set guildconfig.Setting
 		}
 		for _, s := range p.Sections {
 			tf := map[string]int{}
-			fts.EachSectionTerm(p.Title, s, func(t string) { tf[t]++ })
+			fts.EachSectionTerm(fts.NameOf(p), s.HeadingPath(), s.Text, func(t string) { tf[t]++ })
 			matched, sum := 0, 0
 			for _, t := range q {
 				if tf[t] > 0 {
