@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"testing"
 
@@ -89,8 +90,9 @@ func TestCorpusFollowsRefreshes(t *testing.T) {
 	check("rebuilt")
 }
 
-// The index ranks as in-memory BM25 does over the same sections: the same
-// sections in the same order, with the same scores.
+// The index ranks as in-memory BM25 does over the sections it takes as
+// candidates (those holding every query term when at least ten do, else
+// all): the same sections in the same order, with the same scores.
 func TestSearchRanksLikeBM25(t *testing.T) {
 	root := t.TempDir()
 	if err := synth.Generate(root, 300, 7); err != nil {
@@ -120,6 +122,10 @@ func TestSearchRanksLikeBM25(t *testing.T) {
 		docs = append(docs, d)
 	}
 	rows.Close()
+	terms := make([][]string, len(docs))
+	for i, d := range docs {
+		terms[i] = d.terms
+	}
 	for _, q := range []string{"retry budget", "idempotency backoff retry budget", "ledger reconciliation gossip",
 		"how do we roll back a failed deploy", "queue", "cache invalidation on write"} {
 		hits, err := ix.Search(ctx, q, Filter{}, 10)
@@ -130,7 +136,7 @@ func TestSearchRanksLikeBM25(t *testing.T) {
 		for _, h := range hits {
 			got = append(got, fmt.Sprintf("%s:%d %.9f", h.Path, h.StartLine, h.Rank))
 		}
-		res := mem.Search(bm25.Terms(q), 0)
+		res := conjunctiveFirst(mem.Search(bm25.Terms(q), 0), terms, bm25.Unique(bm25.Terms(q)), 10)
 		sort.SliceStable(res, func(i, j int) bool {
 			if res[i].Score != res[j].Score {
 				return res[i].Score > res[j].Score
@@ -144,4 +150,28 @@ func TestSearchRanksLikeBM25(t *testing.T) {
 			t.Errorf("%q:\n got %q\nwant %q", q, got, want)
 		}
 	}
+}
+
+// conjunctiveFirst keeps the results whose document holds every query term
+// when at least limit do: the candidates Search ranks.
+func conjunctiveFirst(res []bm25.Result, terms [][]string, q []string, limit int) []bm25.Result {
+	var all []bm25.Result
+	for _, r := range res {
+		if holdsAll(terms[r.Doc], q) {
+			all = append(all, r)
+		}
+	}
+	if len(all) >= limit {
+		return all
+	}
+	return res
+}
+
+func holdsAll(doc, q []string) bool {
+	for _, t := range q {
+		if !slices.Contains(doc, t) {
+			return false
+		}
+	}
+	return true
 }

@@ -40,8 +40,8 @@ type Filter struct {
 
 // Search returns up to limit sections matching the query's terms, best
 // first by BM25 as in-memory recall scores them (Rerank; ties by path and
-// line). FTS5 picks the candidates by its own bm25(): Candidates(limit)
-// sections holding every term when there are that many, else sections
+// line). FTS5 picks the candidates by its own bm25(): up to Candidates(limit)
+// sections holding every term when at least limit do, else sections
 // holding any term.
 func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) ([]Hit, error) {
 	terms := bm25.Unique(bm25.Terms(query))
@@ -73,16 +73,16 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) 
 		filter = " AND meta : (" + strings.Join(alts, " OR ") + ")"
 	}
 	// Conjunctive first: the sections holding every term are few and they
-	// are the best BM25 candidates. Only when they are too few is the
-	// disjunctive query (every section holding any term, all of them
-	// scored) run.
+	// are the best BM25 candidates. Only when fewer than limit hold every
+	// term is the disjunctive query (every section holding any term, all of
+	// them scored by FTS5, the costly case on a large wiki) run.
 	n := Candidates(limit)
 	var hits []Hit
 	var err error
 	if len(quoted) > 1 {
 		hits, err = ix.search(ctx, col+"("+strings.Join(quoted, " AND ")+")"+filter, f, n)
 	}
-	if err == nil && len(hits) < n {
+	if err == nil && len(hits) < limit {
 		hits, err = ix.search(ctx, col+"("+strings.Join(quoted, " OR ")+")"+filter, f, n)
 	}
 	if err != nil || len(hits) == 0 {

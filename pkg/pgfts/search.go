@@ -33,9 +33,9 @@ LIMIT $6`
 
 // Search returns up to limit sections matching the query's terms, best
 // first by BM25 as in-memory recall scores them (fts.Rerank over this
-// wiki's statistics; ties by path and line). The candidates are
-// fts.Candidates(limit) sections holding every term when there are that
-// many, else sections holding any term (candidateSQL) — the same two steps
+// wiki's statistics; ties by path and line). The candidates are up to
+// fts.Candidates(limit) sections holding every term when at least limit
+// do, else sections holding any term (candidateSQL) — the same two steps
 // as fts.Index.Search.
 func (ix *Index) Search(ctx context.Context, query string, f fts.Filter, limit int) ([]fts.Hit, error) {
 	terms := bm25.Unique(bm25.Terms(query))
@@ -61,7 +61,7 @@ func (ix *Index) Search(ctx context.Context, query string, f fts.Filter, limit i
 	if len(terms) > 1 {
 		hits, err = ix.search(ctx, Query(terms, "&"), f, cats, one, idf, n)
 	}
-	if err == nil && len(hits) < n {
+	if err == nil && len(hits) < limit {
 		hits, err = ix.search(ctx, Query(terms, "|"), f, cats, one, idf, n)
 	}
 	if err != nil || len(hits) == 0 {
