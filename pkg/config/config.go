@@ -174,6 +174,20 @@ func Load(explicit, root string) (*Config, string, error) {
 	return c, path, err
 }
 
+// InTree reports whether file lies in the tree at root, symlinks resolved:
+// a configuration file there is the repository's, written by whoever wrote
+// the repository, and may not send a write or a credential elsewhere. When
+// it cannot tell, it says yes.
+func InTree(root, file string) bool {
+	r, err1 := filepath.EvalSymlinks(root)
+	f, err2 := filepath.EvalSymlinks(file)
+	if err1 != nil || err2 != nil {
+		return true
+	}
+	rel, err := filepath.Rel(r, f)
+	return err == nil && filepath.IsLocal(rel)
+}
+
 // LoadFile decodes one configuration file strictly.
 func LoadFile(path string) (*Config, error) {
 	var c Config

@@ -57,6 +57,10 @@ type Config struct {
 	Caps Caps `toml:"caps"`
 	// Lead configures guild-bundle --lead, the coordinator's lean context.
 	Lead Lead `toml:"lead"`
+	// file is the file Load read; repository is true when it lies in the
+	// project's tree (the repository's, not the user's own --config).
+	file       string
+	repository bool
 }
 
 // Lead configures the lean lead context.
@@ -96,8 +100,9 @@ type Index struct {
 	// embedded .guild/indexes/wiki.sqlite) or postgres (a shared server).
 	Backend *string `toml:"backend"`
 	// DSN is the postgres connection string or URL (default: DATABASE_URL,
-	// else the PG* environment). Keep passwords out of it: PGPASSWORD or
-	// ~/.pgpass are read too.
+	// else the PG* environment). In a repository's file it may name only
+	// the servers the user allowed and gets none of the user's credentials
+	// unless the user says so (pkg/pgtrust, docs/security.md).
 	DSN *string `toml:"dsn"`
 	// Wiki names this wiki inside the postgres database (default: the name
 	// of the project directory); every checkout of one wiki must agree.
@@ -141,6 +146,10 @@ type Settings struct {
 	// forces postgres.
 	Backend string
 	DSN     string
+	// DSNFile is the file index.dsn was read from when that file is the
+	// repository's (inside the project's tree): the DSN is then held to
+	// the user's policy (pkg/pgtrust). "" for the user's own configuration.
+	DSNFile string
 	// Wiki is index.wiki, "" when unset (the caller derives it from the
 	// project root).
 	Wiki string
@@ -187,6 +196,9 @@ func (c *Config) Settings() Settings {
 		s.Backend = "postgres"
 	}
 	set(&s.DSN, c.Index.DSN)
+	if c.Index.DSN != nil && c.repository {
+		s.DSNFile = c.file
+	}
 	set(&s.Wiki, c.Index.Wiki)
 	return s
 }
@@ -203,7 +215,7 @@ type Error = config.Error
 
 // Load reads explicit if given, else root/.guild/config.toml when it exists;
 // a missing default file is not an error. It returns the path read ("" when
-// none).
+// none). A file inside root is the repository's (Settings.DSNFile).
 func Load(explicit, root string) (*Config, string, error) {
 	path := explicit
 	if path == "" {
@@ -213,6 +225,9 @@ func Load(explicit, root string) (*Config, string, error) {
 		}
 	}
 	c, err := LoadFile(path)
+	if c != nil {
+		c.file, c.repository = path, config.InTree(root, path)
+	}
 	return c, path, err
 }
 

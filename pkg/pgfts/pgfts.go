@@ -50,6 +50,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/rtch/rtch/pkg/fts"
+	"github.com/rtch/rtch/pkg/pgtrust"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -75,8 +76,13 @@ type Options struct {
 	// Progress, when set, is called as pages are written with the number
 	// done and the number to do, and once more with done == total.
 	Progress func(done, total int)
-	// Getenv reads DATABASE_URL (os.Getenv when nil).
+	// Getenv reads DATABASE_URL and pgtrust's variables (os.Getenv when
+	// nil).
 	Getenv func(string) string
+	// DSNFile, when set, is the repository's configuration file DSN came
+	// from (its index.dsn): the connection is then held to the user's
+	// policy (pkg/pgtrust), refused or stripped of the user's credentials.
+	DSNFile string
 }
 
 // Index is an open, refreshed wiki index inside a read snapshot.
@@ -214,11 +220,12 @@ func connect(ctx context.Context, opt Options) (*pgx.Conn, string, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	if dsn == "" {
-		dsn = getenv("DATABASE_URL")
-	}
-	cfg, err := pgx.ParseConfig(dsn)
+	cfg, withheld, err := parse(dsn, opt, getenv)
 	if err != nil {
+		var r *pgtrust.Refusal
+		if errors.As(err, &r) {
+			return nil, "", err
+		}
 		return nil, "(unparsed dsn)", &ConnectError{Host: "(unparsed dsn)", Msg: "bad dsn: " + scrub(err.Error(), "")}
 	}
 	host := fmt.Sprintf("%s:%d", cfg.Host, cfg.Port)
@@ -227,10 +234,36 @@ func connect(ctx context.Context, opt Options) (*pgx.Conn, string, error) {
 	}
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, host, &ConnectError{Host: host, Msg: fmt.Sprintf("cannot connect as user %q to database %q: %s",
-			cfg.User, cfg.Database, scrub(reason(err), cfg.Password))}
+		msg := fmt.Sprintf("cannot connect as user %q to database %q: %s", cfg.User, cfg.Database, scrub(reason(err), cfg.Password))
+		if withheld {
+			msg += fmt.Sprintf(" (none of your credentials was sent: index.dsn in %s named this server; "+
+				"list it in %s to send them)", opt.DSNFile, pgtrust.EnvCredentials)
+		}
+		return nil, host, &ConnectError{Host: host, Msg: msg}
 	}
 	return conn, host, nil
+}
+
+// parse parses the DSN (or DATABASE_URL): a repository's under the user's
+// policy, which may refuse it or withhold the user's credentials.
+func parse(dsn string, opt Options, getenv func(string) string) (cfg *pgx.ConnConfig, withheld bool, err error) {
+	if dsn == "" {
+		cfg, err = pgx.ParseConfig(getenv("DATABASE_URL"))
+		return cfg, false, err
+	}
+	if opt.DSNFile == "" {
+		cfg, err = pgx.ParseConfig(dsn)
+		return cfg, false, err
+	}
+	policy, err := pgtrust.Load(getenv)
+	if err != nil {
+		return nil, false, err
+	}
+	p, err := policy.Parse(dsn, opt.DSNFile, "index.dsn")
+	if err != nil {
+		return nil, false, err
+	}
+	return p.Config, p.Withheld, nil
 }
 
 // reason is the innermost useful message of a connect error: pgconn's

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/guildconfig"
 	"github.com/rtch/rtch/pkg/pgfts"
+	"github.com/rtch/rtch/pkg/pgtrust"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -23,7 +24,7 @@ func searchPostgres(ctx context.Context, opt Options, root string, files []wiki.
 	}
 	rel, _ := filepath.Rel(opt.Root, root)
 	rel = filepath.ToSlash(rel)
-	popt := pgfts.Options{DSN: set.DSN, Wiki: wikiName(opt.Root, rel, set), MaxPageBytes: set.MaxPageBytes,
+	popt := pgfts.Options{DSN: set.DSN, DSNFile: set.DSNFile, Wiki: wikiName(opt.Root, rel, set), MaxPageBytes: set.MaxPageBytes,
 		Files: files, ListDiags: listDiags, Now: indexClock}
 	if opt.Progress != nil {
 		popt.Progress = func(done, total int) { opt.Progress(rel, done, total) }
@@ -32,7 +33,8 @@ func searchPostgres(ctx context.Context, opt Options, root string, files []wiki.
 	if err != nil {
 		var ce *pgfts.ConnectError
 		var se *pgfts.SchemaError
-		if errors.As(err, &ce) || errors.As(err, &se) {
+		var re *pgtrust.Refusal
+		if errors.As(err, &ce) || errors.As(err, &se) || errors.As(err, &re) {
 			return nil, &InputError{err}
 		}
 		return nil, err

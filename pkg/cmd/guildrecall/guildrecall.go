@@ -135,6 +135,10 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	})
 	if err != nil {
 		var ie *recall.InputError
+		var hinted interface{ Hint() string }
+		if errors.As(err, &ie) && errors.As(err, &hinted) {
+			return cli.UsageHint(hinted.Hint(), "%v", err)
+		}
 		if errors.As(err, &ie) {
 			return cli.Usage("%v", err)
 		}

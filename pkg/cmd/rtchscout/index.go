@@ -101,7 +101,7 @@ func (f *IndexFlags) where(host cli.IndexChoice, cfg *config.Config, root string
 func configDir(cfg *config.Config, root string) (index.Where, error) {
 	dir := cfg.Index.Dir
 	if filepath.IsAbs(dir) {
-		if inside(root, cfg.File) {
+		if config.InTree(root, cfg.File) {
 			return index.Where{}, cli.UsageHint("keep the index in the user cache directory ([index] enabled = true), or name it with --index DIR",
 				"%s: [index] dir %q: a configuration inside the tree may only name a directory inside it, relative to the zone root", cfg.File, dir)
 		}
@@ -111,17 +111,6 @@ func configDir(cfg *config.Config, root string) (index.Where, error) {
 		return index.Where{}, cli.Usage("%s: [index] dir %q leaves the zone root; name a directory inside it, or an absolute one in your own --config file", cfg.File, dir)
 	}
 	return index.Where{Dir: filepath.Join(root, dir), Root: root}, nil
-}
-
-// inside reports whether file lies in the tree at root, symlinks resolved.
-func inside(root, file string) bool {
-	r, err1 := filepath.EvalSymlinks(root)
-	f, err2 := filepath.EvalSymlinks(file)
-	if err1 != nil || err2 != nil {
-		return true // cannot tell: treat it as the repository's
-	}
-	rel, err := filepath.Rel(r, f)
-	return err == nil && filepath.IsLocal(rel)
 }
 
 // Progress reports files done, the total and the rate, as a progress line
