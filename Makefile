@@ -28,7 +28,7 @@ CROSS   ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 BUILDFLAGS ?= -buildvcs=auto
 CLI     := github.com/rtch/rtch/pkg/cli
 
-.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv
+.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv train-probe train-probe-check probe-sources
 
 all: build
 
@@ -103,6 +103,22 @@ eval-recall: ## guild-recall's page recall on public documentation against BM25 
 
 bench: ## Go benchmarks of the hot paths
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
+
+# make train-probe reads the bare mirrors of pkg/protect/model/sources.json
+# here (DIR/owner+name/repo); make probe-sources clones the missing ones.
+PROBEMIRRORS ?= $(EVALREPOS)
+
+train-probe: ## retrain the injection probe's model (pkg/protect/model/weights.bin, cv.tsv) from its public sources and the shared dev rows
+	$(GO) run ./bench/trainprobe --mirrors $(PROBEMIRRORS) --eval $(EVALDATA)
+
+train-probe-check: ## retrain the injection probe's model and fail unless it is byte-identical to the committed one
+	$(GO) run ./bench/trainprobe --mirrors $(PROBEMIRRORS) --eval $(EVALDATA) --check
+
+probe-sources: ## clone the repositories train-probe reads as bare mirrors into PROBEMIRRORS
+	@set -e; for r in $$($(GO) run ./bench/trainprobe --list-repos); do \
+	  d="$(PROBEMIRRORS)/$$(echo $$r | tr / +)/repo"; \
+	  [ -d "$$d" ] || git clone --bare "https://github.com/$$r" "$$d"; \
+	done
 
 readme-sample: ## regenerate the README's sample brief from testdata/fixtures/sample
 	UPDATE_README=1 $(GO) test -count=1 -run 'TestReadmeSample' ./pkg/pipeline

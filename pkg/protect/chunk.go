@@ -31,7 +31,7 @@ type Result struct {
 // Operator chunks are probed too: a flagged operator page is quarantined like
 // any other, since its file may have been tampered with.
 func ProtectChunk(source, text string, p Provenance) Result {
-	r := Result{Tier: Classify(p), Findings: Probe(text)}
+	r := Result{Tier: Classify(p), Findings: Scan(text)}
 	switch {
 	case Blocking(r.Findings):
 		r.Quarantined = true

@@ -185,6 +185,7 @@ func TestCorpusReport(t *testing.T) {
 	for _, k := range sortedKeys(byPattern) {
 		fmt.Fprintf(&b, "| %s | %d |\n", k, byPattern[k])
 	}
+	cvReport(t, &b)
 	if os.Getenv("PROTECT_REPORT_DETAIL") != "" {
 		fmt.Fprintf(&b, "\naim-group misses:\n  %s\nfalse positives:\n  %s\n", strings.Join(misses, "\n  "), strings.Join(fps, "\n  "))
 		if os.Getenv("PROTECT_REPORT_DETAIL") == "all" {

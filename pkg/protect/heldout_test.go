@@ -41,9 +41,10 @@ var heldOutFiles = []heldOutFile{
 	{"microsoft/BIPIA", "1a2a91da6bb1", "benchmark/table/test.jsonl", "benign", bipiaContexts("bipia_table_context")},
 }
 
-// TestHeldOut measures the probe on rows of the dev set's sources that the
-// dev set does not contain (rows whose text is a dev row are skipped):
-// recall per source and category, false positives on benign contexts. Opt-in:
+// TestHeldOut measures the probe (its rules, and rules or model as Scan
+// runs them) on rows of the dev set's sources that the dev set does not
+// contain (rows whose text is a dev row are skipped): recall per source and
+// category, false positives on benign contexts. Opt-in:
 // PROTECT_HELDOUT=DIR, a directory of bare mirrors laid out as
 // DIR/owner+name/repo (the layout of /work/.mirror; fetch the four
 // repositories above). It fails when a file cannot be read or parsed, and
@@ -59,7 +60,7 @@ func TestHeldOut(t *testing.T) {
 			dev[r.Text] = true
 		}
 	}
-	bySource, byCategory := map[string]*tally{}, map[string]*tally{}
+	bySource, byCategory, byRules := map[string]*tally{}, map[string]*tally{}, map[string]*tally{}
 	var recall, fp tally
 	var fps []string
 	skipped := 0
@@ -73,8 +74,13 @@ func TestHeldOut(t *testing.T) {
 				skipped++
 				continue
 			}
-			hit := Blocking(Probe(r.Text))
+			rule := Blocking(Probe(r.Text))
+			hit := Blocking(Scan(r.Text))
 			key := f.label + " " + r.Source
+			if rule {
+				countIn(byRules, key).hit++
+			}
+			countIn(byRules, key).n++
 			for _, tl := range []*tally{countIn(bySource, key), countIn(byCategory, f.label+" "+r.Category)} {
 				tl.n++
 				if hit {
@@ -85,7 +91,7 @@ func TestHeldOut(t *testing.T) {
 			if f.label == "benign" {
 				tl = &fp
 				if hit && len(fps) < 20 {
-					fps = append(fps, fmt.Sprintf("%s %v: %.100q", r.Source, Patterns(Probe(r.Text)), r.Text))
+					fps = append(fps, fmt.Sprintf("%s %v: %.100q", r.Source, Patterns(Scan(r.Text)), r.Text))
 				}
 			}
 			tl.n++
@@ -95,9 +101,9 @@ func TestHeldOut(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nheld-out rows (%d dev rows skipped): injections flagged %s, benign flagged %s\n\n| label source | flagged |\n|---|---|\n", skipped, recall, fp)
+	fmt.Fprintf(&b, "\nheld-out rows (%d dev rows skipped): injections flagged %s, benign flagged %s (rules or model)\n\n| label source | rules | rules or model |\n|---|---|---|\n", skipped, recall, fp)
 	for _, k := range sortedKeys(bySource) {
-		fmt.Fprintf(&b, "| %s | %s |\n", k, bySource[k])
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", k, byRules[k], bySource[k])
 	}
 	fmt.Fprintf(&b, "\n| label category | flagged |\n|---|---|\n")
 	for _, k := range sortedKeys(byCategory) {

@@ -298,7 +298,12 @@ func Probe(text string) []Finding { return ProbeOptions(text, Options{}) }
 
 // ProbeOptions is Probe with project options.
 func ProbeOptions(text string, o Options) []Finding {
-	lines := normalizeLines(text)
+	return probeLines(text, normalizeLines(text), o)
+}
+
+// probeLines is ProbeOptions on text whose line view (normalizeLines) is
+// lines.
+func probeLines(text, lines string, o Options) []Finding {
 	flat := strings.ReplaceAll(lines, "\n", " ")
 	acc := map[string]*Finding{}
 	sc := &scanner{budget: scanBudget(len(text))}

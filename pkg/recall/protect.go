@@ -64,7 +64,7 @@ func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, *protec
 		FromGraph:   c.fromGraph,
 		Harvested:   fm.Harvested,
 	})
-	findings := protect.Probe(c.text)
+	findings := protect.Scan(c.text)
 	if len(fm.TrustClaims) > 0 {
 		// The frontmatter is not part of the chunk text the probe saw, but a
 		// page that claims a tier there is flagged the same way: the claim

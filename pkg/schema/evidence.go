@@ -38,7 +38,8 @@ type Chunk struct {
 	// EstTokens is ceil(chars/4) of Text.
 	EstTokens int `json:"est_tokens"`
 	// Flags are injection-probe findings and redactions ("injection:override_phrase",
-	// "redacted:aws-access-token").
+	// "injection:model:0.97" when the learned model scores the chunk at or above
+	// its threshold, "redacted:aws-access-token").
 	Flags []string `json:"flags"`
 	// Rank is the surface's rank the chunk belongs to.
 	Rank int `json:"rank"`

@@ -85,12 +85,13 @@ rtch-hydrate --rehydrate audit-logs/rtch/packets/rtch_packet_0123456789ab.yaml -
 // Main runs rtch-hydrate with the process's arguments.
 func Main() int { return cli.Main(Tool()) }
 
-// Protect is the protection every chunk passes: the injection probe (flags
-// injection:<pattern>), then secret redaction (flags redacted:<rule>). Chunk
-// text arrives already redacted from the whole file (hydrate.File), so the
-// rules flagged are the marks the text holds, plus any this pass adds.
+// Protect is the protection every chunk passes: the injection probe, its
+// rules and its learned model (flags injection:<pattern>,
+// injection:model:<score>), then secret redaction (flags redacted:<rule>).
+// Chunk text arrives already redacted from the whole file (hydrate.File), so
+// the rules flagged are the marks the text holds, plus any this pass adds.
 func Protect(text string) (string, []string) {
-	flags := protect.Flags(protect.Probe(text))
+	flags := protect.Flags(protect.Scan(text))
 	out := secret.String(text)
 	for _, r := range secret.Rules(out) {
 		flags = append(flags, "redacted:"+r)
