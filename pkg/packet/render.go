@@ -120,7 +120,10 @@ func render(p *schema.Packet, h *schema.Handoff, v view, lk look, size int) stri
 	}
 	questions(&b, p, v, lk.pointers)
 	skips(&b, p, lk.pointers)
-	return b.String()
+	// The brief is measured as it leaves the tool: the output boundary
+	// redacts it again, so a redaction it makes here (a file name, a goal)
+	// is counted in the size the header states and the budget it keeps.
+	return secret.String(b.String())
 }
 
 // header is the verdict, the budget as measured, the zone, and what holds
