@@ -4,7 +4,10 @@
 // U+FFFD, so that x_\xff.md and x_\xfe.md would share one path and neither
 // could be reopened. Encode writes each such byte as ¤xHH and a literal ¤ as
 // ¤¤, the escapes guild-recall's wrapper and the md brief already use for
-// text (pkg/protect); every other name, valid UTF-8 without a ¤, is its own
+// text (pkg/protect), and writes ¤- inside every spelling of guild-recall's
+// delimiter tag name, as the wrapper does in chunk text, so a file name
+// cannot open or close a recall block in any record, reply or brief; every
+// other name, valid UTF-8 without a ¤ or a tag spelling, is its own
 // encoding. Decode inverts Encode exactly. Tools encode a name when it
 // enters a record (the walk) and decode it where they open the file.
 package pathenc
@@ -12,6 +15,8 @@ package pathenc
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/rtch/rtch/pkg/protect"
 )
 
 const esc = "¤"
@@ -19,14 +24,20 @@ const esc = "¤"
 const hexDigits = "0123456789ABCDEF"
 
 // Encode returns name with every byte that is not part of valid UTF-8 as
-// ¤xHH (upper-case hex) and every ¤ as ¤¤.
+// ¤xHH (upper-case hex), every ¤ as ¤¤, and ¤- inside every spelling of the
+// recall tag's name (protect.NameBreaks).
 func Encode(name string) string {
-	if utf8.ValidString(name) && !strings.Contains(name, esc) {
+	breaks := tagBreaks(name)
+	if breaks == nil && utf8.ValidString(name) && !strings.Contains(name, esc) {
 		return name
 	}
 	var b strings.Builder
 	b.Grow(len(name) + 8)
 	for i := 0; i < len(name); {
+		if len(breaks) > 0 && breaks[0] == i {
+			b.WriteString(esc + "-")
+			breaks = breaks[1:]
+		}
 		r, n := utf8.DecodeRuneInString(name[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
@@ -43,8 +54,36 @@ func Encode(name string) string {
 	return b.String()
 }
 
+// tagBreaks is protect.NameBreaks(name), skipped for the names that cannot
+// spell the tag name: plain ASCII (no control byte, no entity, percent or
+// backslash escape) without "guild" or its reversal in any case. One pass
+// over the bytes: every walked name comes here.
+func tagBreaks(name string) []int {
+	spelt := false
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c < 0x20 || c >= 0x7f || c == '&' || c == '%' || c == '\\':
+			return protect.NameBreaks(name)
+		case c|0x20 == 'g':
+			spelt = spelt || foldAt(name, i, "guild")
+		case c|0x20 == 'd':
+			spelt = spelt || foldAt(name, i, "dliug")
+		}
+	}
+	if !spelt {
+		return nil
+	}
+	return protect.NameBreaks(name)
+}
+
+// foldAt reports whether s holds the lower-case ASCII word w at i, in any
+// case.
+func foldAt(s string, i int, w string) bool {
+	return i+len(w) <= len(s) && strings.EqualFold(s[i:i+len(w)], w)
+}
+
 // Decode returns the name an encoded path spells: ¤xHH is the byte HH, ¤¤ a
-// ¤. A ¤ that starts neither (a name typed by hand) is kept as it is, so a
+// ¤, ¤- nothing. A ¤ that starts neither (a name typed by hand) is kept as it is, so a
 // raw name with a lone ¤ still reaches its file. Only bytes from 0x80 up are
 // decoded, the only ones Encode escapes: ¤x2F stays as written and can
 // never become a '/', nor ¤x2E a '.', behind a check made on the encoded
@@ -66,6 +105,8 @@ func Decode(s string) string {
 		case strings.HasPrefix(rest, esc):
 			b.WriteString(esc)
 			i += 2 * len(esc)
+		case strings.HasPrefix(rest, "-"):
+			i += len(esc) + 1
 		case len(rest) >= 3 && rest[0] == 'x' && isHex(rest[1]) && isHex(rest[2]) && hexVal(rest[1]) >= 8:
 			b.WriteByte(hexVal(rest[1])<<4 | hexVal(rest[2]))
 			i += len(esc) + 3

@@ -50,6 +50,9 @@ func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, *protec
 	if prefix != "" {
 		out = path.Join(prefix, c.path)
 	}
+	// a page's path is spelt as records spell names (pkg/pathenc: the tag's
+	// name already broken); a graph node's id is not
+	out = protect.BreakNames(out)
 	fm := c.meta.Front
 	owner := strings.ToLower(strings.TrimSpace(fm.Owner))
 	synthesized := fm.Synthesized || owner == "synthesized"
