@@ -364,6 +364,7 @@ func probeLines(text, lines string, o Options) []Finding {
 	probeHiddenComments(sc, lines, add)
 	probeImages(sc, flat, o.ImageHosts, add)
 	probeDelimiters(sc, lines, add)
+	probeEncoded(sc, text, addOnce)
 	if sc.exceeded {
 		acc["probe_limit"] = &Finding{Pattern: "probe_limit", Count: 1,
 			Excerpt: fmt.Sprintf("trigger words too dense to check within %d KiB of matching", scanBudget(len(text))>>10)}
@@ -371,7 +372,6 @@ func probeLines(text, lines string, o Options) []Finding {
 	if ex, n := invisibleChars(text); n > 0 {
 		acc["invisible_chars"] = &Finding{Pattern: "invisible_chars", Excerpt: ex, Count: n}
 	}
-	probeEncoded(text, addOnce)
 	out := make([]Finding, 0, len(acc))
 	for _, f := range acc {
 		out = append(out, *f)
@@ -635,34 +635,71 @@ var encodedKinds = map[string]bool{"override_phrase": true, "you_are_now": true,
 
 // probeEncoded decodes base64 and hex runs of the raw text and flags those
 // whose plain text carries an override, persona, prompt-extraction,
-// forced-output, secret-request or code directive.
-func probeEncoded(text string, add func(string, string, []int)) {
+// forced-output, secret-request or code directive. The decoded runs that
+// read as text are joined (one per line) and normalised once, and the
+// rules run on that view as on the text's own, through sc's windows and
+// budget: a megabyte of base64 costs its bytes once, not a full regexp
+// pass per rule over each run.
+func probeEncoded(sc *scanner, text string, add func(string, string, []int)) {
+	var joined strings.Builder
+	prev := []int{0, 0}
 	for _, m := range encodedRuns(text) {
-		run := text[m[0]:m[1]]
-		var dec []byte
-		if len(run)%2 == 0 && isHex(run) {
-			dec, _ = hex.DecodeString(run)
-		} else {
-			s := strings.TrimRight(run, "=")
-			if len(s)%4 == 1 {
-				s = s[:len(s)-1]
+		if dec := decodeRun(text[m[0]:m[1]]); len(dec) >= 12 && utf8.Valid(dec) && mostlyText(dec) {
+			if joined.Len() > 0 && !wrappedOn(text, prev, m) {
+				joined.WriteByte('\n')
 			}
-			dec, _ = base64.RawStdEncoding.DecodeString(s)
-		}
-		if len(dec) < 12 || !utf8.Valid(dec) || !mostlyText(dec) {
-			continue
-		}
-		plain := Normalize(string(dec))
-		for _, r := range rules() {
-			if !encodedKinds[r.id] || r.lines {
-				continue
-			}
-			if loc := r.re.FindStringIndex(plain); loc != nil && !r.rejected(plain, loc) {
-				add("encoded_instruction", plain, loc)
-				break
-			}
+			joined.Write(dec)
+			prev = m
 		}
 	}
+	if joined.Len() == 0 {
+		return
+	}
+	plain := Normalize(joined.String())
+	for _, r := range rules() {
+		if !encodedKinds[r.id] || r.lines {
+			continue
+		}
+		found := false
+		emit := func(loc []int) {
+			if !found && !r.rejected(plain, loc) {
+				add("encoded_instruction", plain, loc)
+				found = true
+			}
+		}
+		if r.starts {
+			sc.scanStarts(anchoredRE(r.re), plain, r.anchors, r.with, emit)
+		} else {
+			sc.scan(r.re, plain, r.anchors, r.with, emit)
+		}
+		if found {
+			return
+		}
+	}
+}
+
+// wrappedOn reports whether run m continues run prev on the next line, as
+// base64 wrapped at a fixed width does (MIME's 76 columns, PEM's 64): only
+// a line break between them and prev a whole number of unpadded quanta.
+// Their decoded texts are then one text.
+func wrappedOn(text string, prev, m []int) bool {
+	gap := text[prev[1]:m[0]]
+	return (gap == "\n" || gap == "\r\n") && (prev[1]-prev[0])%4 == 0 && text[prev[1]-1] != '='
+}
+
+// decodeRun decodes a run of encodedRuns: as hex when it is hex of even
+// length, else as base64 (padding and a dangling last character dropped).
+func decodeRun(run string) []byte {
+	if len(run)%2 == 0 && isHex(run) {
+		dec, _ := hex.DecodeString(run)
+		return dec
+	}
+	s := strings.TrimRight(run, "=")
+	if len(s)%4 == 1 {
+		s = s[:len(s)-1]
+	}
+	dec, _ := base64.RawStdEncoding.DecodeString(s)
+	return dec
 }
 
 func isHex(s string) bool {
