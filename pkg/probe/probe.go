@@ -669,11 +669,20 @@ func (r *run) emitHits(ctx context.Context) error {
 	}, nil); err != nil {
 		return err
 	}
+	// a line is redacted once however many hits it holds: a minified
+	// bundle's one line holds hundreds
+	shown := map[[2]int]string{}
 	for _, pd := range r.pend {
 		h := pd.hit
 		if h.Line > 0 {
 			if ls := texts[pd.file]; h.Line <= len(ls) {
-				h.LineText = capLine(redactedLine(ls, h.Line))
+				at := [2]int{pd.file, h.Line}
+				t, ok := shown[at]
+				if !ok {
+					t = capLine(redactedLine(ls, h.Line))
+					shown[at] = t
+				}
+				h.LineText = t
 			}
 		}
 		h.Envelope = record.Env(schema.KindHit, schema.V1, h.ProbeID, h.Path, fmt.Sprint(h.Line), fmt.Sprint(h.Col), h.Term)

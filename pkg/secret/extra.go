@@ -126,7 +126,7 @@ func findExtra(text string, hits [][]int) []Finding {
 			if !r.pre.mayMatch(text[w.lo:w.hi]) {
 				continue
 			}
-			out = append(out, r.findIn(text, w)...)
+			out = append(out, w.widen(text, r.findIn(text, w))...)
 		}
 	}
 	out = append(out, findKeyBlocks(text)...)

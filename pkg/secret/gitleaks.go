@@ -237,7 +237,7 @@ func (rs *ruleSet) find(text string, hits [][]int) []Finding {
 	var out []Finding
 	for i, h := range hits {
 		for _, w := range windowsAt(text, h, 1) {
-			out = append(out, rs.rules[i].find(text, w, rs.global)...)
+			out = append(out, w.widen(text, rs.rules[i].find(text, w, rs.global))...)
 		}
 	}
 	return out
@@ -357,14 +357,16 @@ func allowed(as []*allow, secret, match, line string) bool {
 	return false
 }
 
-// lineAround returns the whole lines holding text[lo:hi].
+// lineAround returns the whole lines holding text[lo:hi], at most
+// lineReach bytes of them on each side of it.
 func lineAround(text string, lo, hi int) string {
-	s := strings.LastIndexByte(text[:lo], '\n') + 1
-	e := strings.IndexByte(text[hi:], '\n')
-	if e < 0 {
-		return text[s:]
+	s := max(lo-lineReach, 0)
+	s += strings.LastIndexByte(text[s:lo], '\n') + 1
+	e := min(hi+lineReach, len(text))
+	if k := strings.IndexByte(text[hi:e], '\n'); k >= 0 {
+		e = hi + k
 	}
-	return text[s : hi+e]
+	return text[s:e]
 }
 
 // shannon is gitleaks' entropy: bits per character over the runes of s,

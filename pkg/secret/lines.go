@@ -65,11 +65,11 @@ func (l *Lines) scan() {
 	gl, ex := rs.keywordHits(text)
 	for i, h := range gl {
 		r := rs.rules[i]
-		l.addWindows(windowsAt(text, h, 1), func(w span) []Finding { return r.find(text, w, rs.global) })
+		l.addWindows(windowsAt(text, h, 1), func(w span) []Finding { return w.widen(text, r.find(text, w, rs.global)) })
 	}
 	for i, h := range ex {
 		r := extraRules[i]
-		l.addWindows(windowsAt(text, h, r.more()), func(w span) []Finding { return r.findIn(text, w) })
+		l.addWindows(windowsAt(text, h, r.more()), func(w span) []Finding { return w.widen(text, r.findIn(text, w)) })
 	}
 	l.blocks = findKeyBlocks(text)
 	l.runs = base64Runs(text)
@@ -167,7 +167,7 @@ func (l *Lines) redact(a, b int) {
 
 // find returns the findings of Find(text) that overlap [lo, hi).
 func (l *Lines) find(lo, hi int) []Finding {
-	r := span{lo, hi}
+	r := span{lo: lo, hi: hi}
 	for {
 		fs := l.collect(r)
 		g := r
@@ -200,7 +200,8 @@ func (l *Lines) collect(r span) []Finding {
 	}
 	for _, p := range l.plain {
 		for k, w := range p.ws {
-			if w.lo >= r.hi || w.hi <= r.lo {
+			// a finding at a cut edge may be widened past its window
+			if w.lo >= r.hi && !w.cutLo || w.hi <= r.lo && !w.cutHi {
 				continue
 			}
 			if !p.done[k] {

@@ -25,7 +25,7 @@ func sample(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand, tokens bool) b
 		}
 	case syntax.OpCharClass:
 		if tokens {
-			return tokenByte(b, re, r)
+			return writeTokenByte(b, re, r)
 		}
 		return classByte(b, re, r)
 	case syntax.OpAnyCharNotNL, syntax.OpAnyChar:
@@ -88,10 +88,10 @@ func classByte(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
 	return true
 }
 
-// tokenByte writes a byte of the class re as a token would hold it: a
+// writeTokenByte writes a byte of the class re as a token would hold it: a
 // letter or a digit nine times in ten where the class has them, a blank
 // only when the class has nothing else.
-func tokenByte(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
+func writeTokenByte(b *strings.Builder, re *syntax.Regexp, r *mrand.Rand) bool {
 	alnum := alnumOf(re)
 	if len(alnum) > 0 && r.IntN(10) > 0 {
 		b.WriteRune(alnum[r.IntN(len(alnum))])
