@@ -796,6 +796,27 @@ func capLine(s string) string {
 	return s[:n] + "…"
 }
 
+// showReach is how much of a long line the redactor sees beside what a
+// hit shows of it: far more than a token the shown bytes may hold.
+const showReach = 8 << 10
+
+// nearHit is the part of a line at offset d from a hit's line (d < 0
+// above, 0 the hit's own) that can change what capLine shows of the hit's
+// line once redacted: a line above ends next to it, the one below starts
+// after it, and of the hit's line only the first lineTextCap bytes are
+// shown. A minified bundle's 500 KB line so costs the redactor 8 KB.
+func nearHit(l string, d int) string {
+	switch {
+	case d < 0 && len(l) > showReach:
+		return l[len(l)-showReach:]
+	case d == 0 && len(l) > lineTextCap+showReach:
+		return l[:lineTextCap+showReach]
+	case d > 0 && len(l) > showReach:
+		return l[:showReach]
+	}
+	return l
+}
+
 // redactedLine returns line n (1-based) of ls with secrets masked. The
 // redactor sees the three lines above and the one below too, so a hit
 // inside a multi-line secret (a key's body lines, a value on the line after
@@ -803,7 +824,11 @@ func capLine(s string) string {
 // the cost to the hits the probe emits.
 func redactedLine(ls []string, n int) string {
 	lo, hi := max(n-4, 0), min(n+1, len(ls))
-	red := strings.Split(secret.String(strings.Join(ls[lo:hi], "\n")), "\n")
+	around := make([]string, 0, hi-lo)
+	for i, l := range ls[lo:hi] {
+		around = append(around, nearHit(l, lo+i+1-n))
+	}
+	red := strings.Split(secret.String(strings.Join(around, "\n")), "\n")
 	if k := n - 1 - lo; k < len(red) {
 		return red[k]
 	}
