@@ -369,7 +369,7 @@ func (pr *project) leadFrontmatter(run *leadRun, lo LeadOptions, dropped, digest
 	h.WriteString("---\n")
 	fmt.Fprintf(&h, "run_id: %s\nspecialist: %s\ntask_id: %s\n", yamlString(pr.opt.RunID), LeadSpecialist, LeadSpecialist)
 	fmt.Fprintf(&h, "spec: %s\nplan: %s\n", yamlString(pr.plan.Spec), yamlString(pr.planRel))
-	writeList(&h, "source_paths", onelines(unique(sources)))
+	writeList(&h, "source_paths", onePaths(unique(sources)))
 	fmt.Fprintf(&t, "last_n: %d\ncapacity_tokens: %d\nrecompute_at: %g\n", lo.LastN, lo.CapacityTokens, lo.RecomputeAt)
 	writeList(&t, "envelopes_verbatim", onelines(ids(recent)))
 	writeList(&t, "envelopes_digested", onelines(ids(digested)))
@@ -379,6 +379,14 @@ func (pr *project) leadFrontmatter(run *leadRun, lo LeadOptions, dropped, digest
 	writeList(&t, "followups", nil)
 	t.WriteString("---\n")
 	return h.String(), t.String()
+}
+
+func onePaths(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = onePath(x)
+	}
+	return out
 }
 
 func onelines(s []string) []string {

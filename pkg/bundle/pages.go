@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rtch/rtch/pkg/bm25"
+	"github.com/rtch/rtch/pkg/pathenc"
 	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/wiki"
 )
@@ -212,6 +213,11 @@ func extract(body string, n int) string {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(protect.Wrap(s, protect.TierOperator)), " ")
 }
+
+// onePath is oneLine for a path in the record spelling (pkg/pathenc): its
+// escapes are decoded first, so the escaping writes each once (a name
+// spelling the recall tag reads guild¤-:recall, not guild¤¤-:recall).
+func onePath(p string) string { return oneLine(pathenc.Decode(p)) }
 
 // isUnder reports p below dir (both slash paths).
 func isUnder(p, dir string) bool {

@@ -59,7 +59,7 @@ type chunk struct {
 }
 
 func (c chunk) render() string {
-	return lint.ChunkHeader(oneLine(c.c.SourcePath), c.c.TrustTier, c.c.Score) + "\n" + c.c.Rendered
+	return lint.ChunkHeader(onePath(c.c.SourcePath), c.c.TrustTier, c.c.Score) + "\n" + c.c.Rendered
 }
 
 func (c chunk) wrapped() bool { return strings.HasPrefix(c.c.Rendered, "<guild:recall ") }
@@ -500,7 +500,7 @@ func (lp *lanePlan) dropLines(c cuts, role *roleLayer, k int) []string {
 	names := func(ch []chunk) string {
 		var s []string
 		for _, x := range ch {
-			s = append(s, oneLine(x.c.SourcePath))
+			s = append(s, onePath(x.c.SourcePath))
 		}
 		return list(s)
 	}
@@ -709,7 +709,7 @@ func (pr *project) frontmatter(ln *plan.Lane, sources []string, est int, dropped
 	for _, s := range sources {
 		// Paths come from the tree: a file name that spells the recall
 		// delimiter is escaped like any text from the tree.
-		fmt.Fprintf(&b, "  - %s\n", yamlString(oneLine(s)))
+		fmt.Fprintf(&b, "  - %s\n", yamlString(onePath(s)))
 	}
 	fmt.Fprintf(&b, "token_estimate: %d\n", est)
 	if len(dropped) == 0 {
