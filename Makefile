@@ -28,7 +28,7 @@ CROSS   ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 BUILDFLAGS ?= -buildvcs=auto
 CLI     := github.com/rtch/rtch/pkg/cli
 
-.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv train-probe train-probe-check probe-sources
+.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv train-probe train-probe-check probe-sources bench-doc
 
 all: build
 
@@ -119,6 +119,9 @@ probe-sources: ## clone the repositories train-probe reads as bare mirrors into 
 	  d="$(PROBEMIRRORS)/$$(echo $$r | tr / +)/repo"; \
 	  [ -d "$$d" ] || git clone --bare "https://github.com/$$r" "$$d"; \
 	done
+
+bench-doc: ## re-render the benchmark pages' tables from the run summaries in bench/runs
+	$(GO) run ./bench/benchdoc $$(grep -rl '<!-- bench-doc ' docs)
 
 readme-sample: ## regenerate the README's sample brief from testdata/fixtures/sample
 	UPDATE_README=1 $(GO) test -count=1 -run 'TestReadmeSample' ./pkg/pipeline

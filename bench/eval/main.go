@@ -12,7 +12,7 @@
 // with --json the full per-task results. A task whose pipeline fails is counted
 // as a miss and listed with the tail of every stage's stderr.
 //
-// It is run by `make eval`, never by go test. See docs/bench/eval.md.
+// It is run by `make eval`, never by go test. See docs/BENCHMARKS.md.
 package main
 
 import (
