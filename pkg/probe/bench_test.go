@@ -14,7 +14,7 @@ import (
 )
 
 // BenchGoal is the fixed goal of the discovery benchmark: twelve words, the
-// same twelve terms the ripgrep comparison searches for (docs/bench/discovery.md).
+// same twelve terms the ripgrep comparison searches for (docs/BENCHMARKS.md).
 const BenchGoal = "command runnable parse flag help output execute error context writer buffer token"
 
 func benchLane(b *testing.B) (schema.Intake, *config.Config, string) {

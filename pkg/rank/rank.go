@@ -182,12 +182,12 @@ type Weights struct {
 	// is an interface method or an override, alternatives rather than the
 	// place (cli's three Hosts() methods), and a plain word that happens to
 	// name a definition (error, query, values) is prose. Measured on both
-	// sets (docs/bench/eval.md, issue 18 session 8).
+	// sets (docs/decisions/code-graph.md).
 	DefUnique float64
 }
 
 // Default are the weights in use (tuned on the go-commits and SWE-bench dev
-// tasks; see docs/bench/discovery.md). The last step (Phrase 1.5, CodeName
+// tasks; see docs/decisions/discovery.md). The last step (Phrase 1.5, CodeName
 // 0.5, KindTrust file_name 2) is a coordinate-ascent search over every
 // weight (replaying the probe's ranking inputs offline; the tool is on
 // branch exp/cvw, not in main), maximising the smaller of the two

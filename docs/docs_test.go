@@ -1,0 +1,90 @@
+// Package docs holds the tests that keep the pages of docs/ and the README
+// true to the code: every configuration key is in the guide, every package
+// in the README's layout block.
+package docs
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/config"
+	"github.com/rtch/rtch/pkg/guildconfig"
+)
+
+// tomlKeys lists the dotted keys a configuration struct decodes; a map's
+// key is written <level>, as the guide writes it.
+func tomlKeys(t reflect.Type, prefix string) []string {
+	var keys []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		key := prefix + name
+		ft := f.Type
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		switch {
+		case ft.Kind() == reflect.Struct:
+			keys = append(keys, tomlKeys(ft, key+".")...)
+		case ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct:
+			keys = append(keys, tomlKeys(ft.Elem(), key+".<level>.")...)
+		case ft.Kind() == reflect.Map:
+			keys = append(keys, key+".<level>")
+		default:
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
+
+// TestGuideNamesEveryConfigKey fails when .rtch.toml or .guild/config.toml
+// gains a key the guide's tables do not list.
+func TestGuideNamesEveryConfigKey(t *testing.T) {
+	guide, err := os.ReadFile("guide.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, v := range map[string]any{".rtch.toml": config.Config{}, ".guild/config.toml": guildconfig.Config{}} {
+		keys := tomlKeys(reflect.TypeOf(v), "")
+		if len(keys) < 10 {
+			t.Fatalf("%s: only %d keys found: %v", file, len(keys), keys)
+		}
+		for _, k := range keys {
+			if !strings.Contains(string(guide), "| `"+k+"` |") {
+				t.Errorf("docs/guide.md has no row for %s key %s", file, k)
+			}
+		}
+	}
+}
+
+// TestReadmeLayoutNamesEveryPackage fails when a directory of pkg/ is
+// missing from the README's layout block.
+func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, layout, ok := strings.Cut(string(readme), "## Layout\n")
+	if !ok {
+		t.Fatal("README.md has no Layout section")
+	}
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(layout, func(r rune) bool { return r == ' ' || r == ',' || r == '/' || r == '\n' }) {
+		words[w] = true
+	}
+	dirs, err := os.ReadDir("../pkg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if d.IsDir() && !words[d.Name()] {
+			t.Errorf("README.md's layout block does not name pkg/%s", d.Name())
+		}
+	}
+}
