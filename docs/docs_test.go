@@ -1,6 +1,7 @@
 // Package docs holds the tests that keep the pages of docs/ and the README
 // true to the code: every configuration key is in the guide, every package
-// in the README's layout block.
+// in the README's layout block, every diagnostic the FAQ quotes printed by
+// the tool in the situation the FAQ describes.
 package docs
 
 import (
