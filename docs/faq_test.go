@@ -11,6 +11,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/cli"
 	"github.com/rtch/rtch/pkg/cmd/guildbundle"
+	"github.com/rtch/rtch/pkg/cmd/guildrecall"
 	"github.com/rtch/rtch/pkg/cmd/rtchintake"
 	"github.com/rtch/rtch/pkg/cmd/rtchscout"
 	"github.com/rtch/rtch/pkg/cmd/rtchzone"
@@ -77,6 +78,11 @@ func faqDiagnostics(t *testing.T) string {
 	_, configErr := run(t, rtchzone.Tool(), badConfig, nil, "--gate-only")
 	all.WriteString(configErr)
 
+	badGuild := t.TempDir()
+	write(t, badGuild, ".guild/config.toml", "[caps]\nchunk_tokenz = 3\n")
+	_, guildErr := run(t, guildrecall.Tool(), badGuild, nil, "--cwd", badGuild, "--query", "retries")
+	all.WriteString(guildErr)
+
 	wiki := copyFixture(t, "wiki-project")
 	_, bundleErr := run(t, guildbundle.Tool(), wiki, nil, "--cwd", wiki, "--plan", filepath.Join(wiki, ".guild", "plan", "invoice-retries.md"),
 		"--all", "--run-id", "run-2026-11-30")
@@ -84,16 +90,19 @@ func faqDiagnostics(t *testing.T) string {
 	return all.String()
 }
 
-// TestFAQQuotesWhatToolsPrint fails when a diagnostic the FAQ quotes is not
-// what the tool prints in the situation the FAQ describes.
+// TestFAQQuotesWhatToolsPrint fails when a diagnostic the FAQ or the guide
+// quotes is not what the tool prints in the situation they describe.
 func TestFAQQuotesWhatToolsPrint(t *testing.T) {
-	faq, err := os.ReadFile("faq.md")
-	if err != nil {
-		t.Fatal(err)
+	var quoted []string
+	for _, page := range []string{"faq.md", "guide.md"} {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quoted = append(quoted, regexp.MustCompile(`(?m)^(?:rtch|guild)-[a-z]+: (?:warning|error): .*$`).FindAllString(string(text), -1)...)
 	}
-	quoted := regexp.MustCompile(`(?m)^(?:rtch|guild)-[a-z]+: (?:warning|error): .*$`).FindAllString(string(faq), -1)
-	if len(quoted) < 5 {
-		t.Fatalf("faq.md quotes %d diagnostics, want every one of its situations", len(quoted))
+	if len(quoted) < 6 {
+		t.Fatalf("faq.md and guide.md quote %d diagnostics, want every one of their situations", len(quoted))
 	}
 	printed := faqDiagnostics(t)
 	for _, q := range quoted {
