@@ -1,12 +1,15 @@
 // Package docs holds the tests that keep the pages of docs/ and the README
 // true to the code: every configuration key is in the guide, every package
 // in the README's layout block, every diagnostic the FAQ quotes printed by
-// the tool in the situation the FAQ describes.
+// the tool in the situation the FAQ describes, and no file of the
+// repository numbering the sessions of work that made it.
 package docs
 
 import (
 	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -87,5 +90,40 @@ func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
 		if d.IsDir() && !words[d.Name()] {
 			t.Errorf("README.md's layout block does not name pkg/%s", d.Name())
 		}
+	}
+}
+
+// TestNoSessionsOfWorkNumbered fails when a file of the repository numbers
+// the sessions of work that made it: the story of a change belongs in its
+// commit message, and docs describe the present.
+func TestNoSessionsOfWorkNumbered(t *testing.T) {
+	numbered := regexp.MustCompile(`(?i)\bsessions? [0-9]`)
+	root := ".."
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil || info.Size() > 4<<20 {
+			return err
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if loc := numbered.FindIndex(text); loc != nil {
+			line := 1 + strings.Count(string(text[:loc[0]]), "\n")
+			t.Errorf("%s:%d numbers a session of work: %q", path, line, text[loc[0]:loc[1]])
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
