@@ -10,4 +10,13 @@
 // Lines are counted the way sed counts them: a line ends at "\n" (a "\r" before
 // it belongs to the line's bytes and is dropped from the chunk text only), so
 // `sed -n 's,ep' PATH` prints exactly the bytes a chunk's sha256 is over.
+//
+// The files follow the steps of one run: hydrate.go (the options and the run),
+// surfaces.go (which surfaces, in what order), anchors.go (a surface's target
+// lines), windows.go (the windows around them), functions.go, callees.go and
+// bodies.go (reads by definition), fill.go (spending the budget in rank
+// order), chunk.go (a step read into chunks), deepen.go (what budget is left),
+// skips.go (what was not read), reserve.go (the brief's frame) and
+// commands.go (re-entry and sed commands); reenter.go and rehydrate.go read
+// chunks again.
 package hydrate
