@@ -82,6 +82,8 @@ func TestRenderPageFillsEveryRegion(t *testing.T) {
 		"<!-- /bench-doc -->",
 		"<!-- bench-doc eval-misses runs/eval.json -->",
 		"<!-- /bench-doc -->",
+		"<!-- bench-doc eval-functions runs/eval.json -->",
+		"<!-- /bench-doc -->",
 		"end",
 		"",
 	}, "\n")
@@ -97,7 +99,8 @@ func TestRenderPageFillsEveryRegion(t *testing.T) {
 		"| t | 100.0 | 90.0 | 61.2 | 7,695 | 7,747 (7,997) | 70.0 | 0.300 (0.250) |\n",
 		"| t | a/b | 2 | BM25 | 50.0 | 50.0 | 100.0 | 100.0 | 75.0 | – | 0.100 |\n",
 		"| t | **overall** | 2 | rtch | 100.0 | 100.0 | 100.0 | 100.0 | 100.0 | 70.0 | 0.250 |\n",
-		"| t | 1 | 1 | 0 | 1 | 0 | 0 | `a/b@123` |\n<!-- /bench-doc -->\nend\n",
+		"| t | 1 | 1 | 0 | 1 | 0 | 0 | `a/b@123` |\n<!-- /bench-doc -->\n",
+		"| t | rust | 2 | 50.0 | 100.0 | 100.0 | 100.0 | 61.2 | 70.0 | 55.5 |\n<!-- /bench-doc -->\nend\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("rendering lacks %q:\n%s", want, got)

@@ -10,11 +10,12 @@ import (
 
 // renderers render one region kind from a run summary.
 var renderers = map[string]func(*evalRun) string{
-	"eval-run":    renderRun,
-	"eval-sets":   renderSets,
-	"eval-brief":  renderBrief,
-	"eval-repos":  renderRepos,
-	"eval-misses": renderMisses,
+	"eval-run":       renderRun,
+	"eval-sets":      renderSets,
+	"eval-brief":     renderBrief,
+	"eval-repos":     renderRepos,
+	"eval-misses":    renderMisses,
+	"eval-functions": renderFunctions,
 }
 
 func renderRegion(kind, runPath string) (string, error) {
@@ -109,6 +110,24 @@ func renderMisses(r *evalRun) string {
 		}
 		t.row(s.Name, fmt.Sprint(m.Misses), fmt.Sprint(m.BM25Hit), fmt.Sprint(m.Failed), fmt.Sprint(m.NeverSelected),
 			fmt.Sprint(m.NonSource), fmt.Sprint(m.Test), strings.Join(ids, ", "))
+	}
+	return t.String()
+}
+
+// renderFunctions is each set's function-level acc@k of the packet's
+// ranked_functions and the gold-line recall of what the agent receives,
+// per language.
+func renderFunctions(r *evalRun) string {
+	t := newTable("set", "language", "tasks", "function acc@1", "function acc@5", "function acc@10", "function hit@5",
+		"gold-line recall, JSON packet", "gold-line recall, md brief", "whole files, same budget")
+	for _, s := range r.Sets {
+		for _, l := range s.Languages {
+			if l.Lang == "all" && len(s.Languages) == 2 {
+				continue // the one language's row already says it
+			}
+			t.row(s.Name, l.Lang, fmt.Sprint(l.Tasks), pct(l.FuncAcc[0]), pct(l.FuncAcc[1]), pct(l.FuncAcc[2]),
+				pct(l.FuncHit[1]), pct(l.JSONLineRecall), pct(l.BriefLineRecall), pct(l.WholeFileLineRecall))
+		}
 	}
 	return t.String()
 }

@@ -25,10 +25,23 @@ type evalRun struct {
 // evalSet is one task file's summaries; Language is the main language of its
 // trees (the extensions the reference baseline kept).
 type evalSet struct {
-	Name     string      `json:"name"`
-	Language string      `json:"language"`
-	Groups   []evalGroup `json:"groups"`
-	Misses   *evalMisses `json:"misses,omitempty"`
+	Name      string         `json:"name"`
+	Language  string         `json:"language"`
+	Groups    []evalGroup    `json:"groups"`
+	Misses    *evalMisses    `json:"misses,omitempty"`
+	Languages []evalLanguage `json:"languages,omitempty"`
+}
+
+// evalLanguage is a set's function-level and line-level scores for the
+// tasks of one language ("all" for the whole set).
+type evalLanguage struct {
+	Lang                string     `json:"lang"`
+	Tasks               int        `json:"tasks"`
+	FuncAcc             [3]float64 `json:"func_acc"`
+	FuncHit             [3]float64 `json:"func_hit"`
+	JSONLineRecall      float64    `json:"json_line_recall"`
+	BriefLineRecall     float64    `json:"brief_line_recall"`
+	WholeFileLineRecall float64    `json:"whole_file_line_recall"`
 }
 
 type evalGroup struct {
