@@ -1,7 +1,8 @@
 // Package docs holds the tests that keep the pages of docs/ and the README
 // true to the code: every configuration key is in the guide, every package
 // in the README's layout block, every diagnostic the FAQ quotes printed by
-// the tool in the situation the FAQ describes, and no file of the
+// the tool in the situation the FAQ describes, every relative link leading
+// to a file, and no file of the
 // repository numbering the sessions of work that made it.
 package docs
 
@@ -89,6 +90,31 @@ func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
 	for _, d := range dirs {
 		if d.IsDir() && !words[d.Name()] {
 			t.Errorf("README.md's layout block does not name pkg/%s", d.Name())
+		}
+	}
+}
+
+var linkRe = regexp.MustCompile(`\]\(([^)#\s]+)(#[^)\s]*)?\)`)
+
+// TestRelativeLinksResolve fails when a page links to a file that does not
+// exist.
+func TestRelativeLinksResolve(t *testing.T) {
+	pages, _ := filepath.Glob("*.md")
+	more, _ := filepath.Glob("*/*.md")
+	pages = append(append(pages, more...), filepath.Join("..", "README.md"))
+	for _, page := range pages {
+		text, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range linkRe.FindAllStringSubmatch(string(text), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(page), filepath.FromSlash(target))); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, target)
+			}
 		}
 	}
 }
