@@ -172,3 +172,19 @@ func TestEveryReplyWithinItsBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestNextBudgetShrinksTheBrief: the next rendering's budget is below what
+// the brief used, so a brief with room under its cap still gives up the
+// reply's excess (lowering only the cap left such a reply over its budget
+// for all eight renderings).
+func TestNextBudgetShrinksTheBrief(t *testing.T) {
+	for _, c := range []struct{ cap, used, excess, want int }{
+		{8000, 7900, 38, 7862},
+		{8000, 8000, 500, 7500},
+		{7000, 7500, 100, 6900},
+	} {
+		if got := nextBudget(c.cap, c.used, c.excess); got != c.want {
+			t.Errorf("nextBudget(%d, %d, %d) = %d, want %d", c.cap, c.used, c.excess, got, c.want)
+		}
+	}
+}

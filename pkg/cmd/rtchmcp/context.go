@@ -19,6 +19,7 @@ import (
 	"github.com/rtch/rtch/pkg/intake"
 	"github.com/rtch/rtch/pkg/pipeline"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens"
 	"github.com/rtch/rtch/pkg/tokens/exact"
 )
 
@@ -160,8 +161,28 @@ func (r *contextReply) fit() (*mcp.CallToolResult, error) {
 		if round == fitRounds-1 {
 			return nil, fmt.Errorf("the reply measured %d tokens after %d renderings, over its budget of %d and %d", n, fitRounds, limit-ReplyOverhead, ReplyOverhead)
 		}
-		briefBudget = sum.Budget.Cap - (n - limit)
+		briefBudget = nextBudget(sum.Budget.Cap, r.governed(res, sum, count), n-limit)
 	}
+}
+
+// governed is the measure of the part of the reply the packet's budget
+// governs: the brief (md), or the summary's chunk records (json).
+func (r *contextReply) governed(res *mcp.CallToolResult, sum *schema.PacketSummary, count tokens.Counter) int {
+	if r.in.Format == "json" || len(res.Content) == 0 {
+		return sum.Budget.EstTokens
+	}
+	if t, ok := res.Content[0].(*mcp.TextContent); ok {
+		return count.Of(t.Text)
+	}
+	return sum.Budget.EstTokens
+}
+
+// nextBudget is the brief's budget for the next rendering: the excess taken
+// off what the brief used, not off its cap. A brief with room left under
+// its cap does not shrink when only the cap is lowered by the excess, and
+// the reply stayed over for every rendering.
+func nextBudget(cap, used, excess int) int {
+	return min(cap, used) - excess
 }
 
 // render renders the packet once with the brief's budget (0: the lane's):
