@@ -131,7 +131,22 @@ func codeValue(v string) bool {
 			return true
 		}
 	}
-	return camelWords(v)
+	return camelWords(v) || slashPath(v)
+}
+
+// slashPath reports whether v is a path of letter-only segments
+// (pkg/cmd/root/alias, closed by its ".go"): the base64 form of the generic
+// rule reads letters and slashes, but a key has digits or capitals.
+func slashPath(v string) bool {
+	if !strings.Contains(v, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(v, "/") {
+		if seg == "" || strings.Trim(seg, "abcdefghijklmnopqrstuvwxyz_-") != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // camelWords reports whether v has two or more capitalised words of four
