@@ -322,13 +322,7 @@ func TestRegistrationsStartTheServer(t *testing.T) {
 
 func buildMCP(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "rtch-mcp")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/rtch-mcp")
-	cmd.Dir = repoRoot
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/rtch-mcp: %v\n%s", err, out)
-	}
-	return bin
+	return filepath.Join(buildBinaries(t, "rtch-mcp"), "rtch-mcp")
 }
 
 // listTools connects to the server cmd starts and fails unless it lists the
@@ -386,12 +380,7 @@ func TestGuildScriptsDropIn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the guild binaries; skipped with -short")
 	}
-	bins := t.TempDir()
-	build := exec.Command("go", "build", "-o", bins+string(os.PathSeparator), "./cmd/guild-recall", "./cmd/guild-lint", "./cmd/guild-bundle")
-	build.Dir = repoRoot
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bins := buildBinaries(t, "guild-recall", "guild-lint", "guild-bundle")
 	project := t.TempDir()
 	if err := os.CopyFS(project, os.DirFS(filepath.Join(repoRoot, "testdata", "fixtures", "wiki-project"))); err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@ func TestReadHook(t *testing.T) {
 	}
 	script, _ := filepath.Abs(filepath.Join(repoRoot, "plugin", "hooks", "read-hook.mjs"))
 	checkHookConfig(t)
-	bins := buildLane(t)
+	bins := buildBinaries(t, "rtch-intake", "rtch-zone", "rtch-scout", "rtch-probe", "rtch-hydrate", "rtch-packet")
 	tree, transcript := hookTree(t)
 	big := filepath.Join(tree, "src", "big.go")
 	read := func(extra map[string]any) map[string]any {
@@ -133,12 +133,13 @@ func checkHookConfig(t *testing.T) {
 	}
 }
 
-// buildLane builds the six binaries of the lane's pipe into a directory.
-func buildLane(t *testing.T) string {
+// buildBinaries builds the named binaries of cmd/ into a directory of the
+// test's own and returns it.
+func buildBinaries(t *testing.T, names ...string) string {
 	t.Helper()
 	bins := t.TempDir()
 	args := []string{"build", "-o", bins + string(os.PathSeparator)}
-	for _, name := range []string{"rtch-intake", "rtch-zone", "rtch-scout", "rtch-probe", "rtch-hydrate", "rtch-packet"} {
+	for _, name := range names {
 		args = append(args, "./cmd/"+name)
 	}
 	cmd := exec.Command("go", args...)
