@@ -2,17 +2,19 @@
 // true to the code: every configuration key is in the guide, every package
 // in the README's layout block, every diagnostic the FAQ quotes printed by
 // the tool in the situation the FAQ describes, every relative link leading
-// to a file, and no file of the
+// to a file and heading, and no file of the
 // repository numbering the sessions of work that made it.
 package docs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/rtch/rtch/pkg/config"
 	"github.com/rtch/rtch/pkg/guildconfig"
@@ -94,10 +96,10 @@ func TestReadmeLayoutNamesEveryPackage(t *testing.T) {
 	}
 }
 
-var linkRe = regexp.MustCompile(`\]\(([^)#\s]+)(#[^)\s]*)?\)`)
+var linkRe = regexp.MustCompile(`\]\(([^)#\s]*)(#[^)\s]*)?\)`)
 
 // TestRelativeLinksResolve fails when a page links to a file that does not
-// exist.
+// exist, or to an anchor that no heading of the page it names makes.
 func TestRelativeLinksResolve(t *testing.T) {
 	pages, _ := filepath.Glob("*.md")
 	more, _ := filepath.Glob("*/*.md")
@@ -109,14 +111,58 @@ func TestRelativeLinksResolve(t *testing.T) {
 		}
 		for _, m := range linkRe.FindAllStringSubmatch(string(text), -1) {
 			target := m[1]
+			if target == "" {
+				target = filepath.Base(page)
+			}
 			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 				continue
 			}
-			if _, err := os.Stat(filepath.Join(filepath.Dir(page), filepath.FromSlash(target))); err != nil {
+			file := filepath.Join(filepath.Dir(page), filepath.FromSlash(target))
+			if _, err := os.Stat(file); err != nil {
 				t.Errorf("%s links to %s, which does not exist", page, target)
+				continue
+			}
+			if anchor := strings.TrimPrefix(m[2], "#"); anchor != "" && strings.HasSuffix(file, ".md") && !pageAnchors(t, file)[anchor] {
+				t.Errorf("%s links to %s#%s, which has no such heading", page, target, anchor)
 			}
 		}
 	}
+}
+
+// pageAnchors gives the anchors GitHub makes of a page's headings (outside
+// code fences): lower case, punctuation dropped, spaces as hyphens, a
+// repeated heading numbered -1, -2 and so on.
+func pageAnchors(t *testing.T, file string) map[string]bool {
+	text, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors, seen, fenced := map[string]bool{}, map[string]int{}, false
+	for line := range strings.Lines(string(text)) {
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		heading, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " ")
+		if fenced || !ok || !strings.HasPrefix(line, "#") {
+			continue
+		}
+		slug := strings.Map(func(r rune) rune {
+			switch {
+			case r == ' ':
+				return '-'
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				return unicode.ToLower(r)
+			}
+			return -1
+		}, strings.TrimSpace(heading))
+		if n := seen[slug]; n > 0 {
+			anchors[fmt.Sprintf("%s-%d", slug, n)] = true
+		} else {
+			anchors[slug] = true
+		}
+		seen[slug]++
+	}
+	return anchors
 }
 
 // TestNoSessionsOfWorkNumbered fails when a file of the repository numbers
