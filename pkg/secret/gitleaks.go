@@ -72,17 +72,21 @@ type rule struct {
 	pre   *lazyPrefilter
 	allow []*allow
 	// whole says the secret is the whole match: the pattern's groups
-	// label or repeat parts of it (labelGroups)
+	// label or repeat parts of it (labelGroups); set by compile
 	whole bool
 }
 
-// compile compiles the rule's regexp and allowlists once. The patterns are
-// gitleaks' own (TestGitleaksTable compiles every one), so an error here is
-// a broken module, not bad input.
+// compile compiles the rule's regexp and allowlists once, and reads its
+// groups (labelGroups parses the pattern: every process that writes a
+// record builds the rule set, and most run few rules or none, so nothing
+// is parsed before a rule runs). The patterns are gitleaks' own
+// (TestGitleaksTable compiles every one), so an error here is a broken
+// module, not bad input.
 func (r *rule) compile() {
 	r.once.Do(func() {
 		r.re = regexp.MustCompile(r.src.Regex)
 		r.allow = mustAllows(r.src.Allowlists)
+		r.whole = r.src.SecretGroup == 0 && labelGroups(r.src.Regex)
 	})
 }
 
@@ -135,7 +139,7 @@ func buildRules(f gitleaksFile) *ruleSet {
 			continue
 		}
 		gr.Regex = closeTokens(gr.ID, gr.Regex)
-		r := &rule{src: gr, gate: hitGates[gr.ID], whole: gr.SecretGroup == 0 && labelGroups(gr.Regex)}
+		r := &rule{src: gr, gate: hitGates[gr.ID]}
 		r.pre = newLazyPrefilter(func() string { return r.src.Regex })
 		for _, k := range gr.Keywords {
 			enable(strings.ToLower(k), ruleRef{i: len(rs.rules)})
