@@ -70,11 +70,16 @@ func cmdFeatures(args []string) error {
 	limit := fs.Int("limit", 0, "")
 	tmp := fs.String("tmp", "", "")
 	timeout := fs.Duration("timeout", 5*time.Minute, "")
+	shardFlag := fs.String("shard", "", "")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *mirrors == "" || *tasksFile == "" || *out == "" || *limit < 0 {
 		return usageError{errors.New("features needs --mirrors, --tasks and --out (and --limit ≥ 0)")}
+	}
+	sh, err := parseShard(*shardFlag)
+	if err != nil {
+		return usageError{err}
 	}
 	tasks, err := readTasks(*tasksFile)
 	if err != nil {
@@ -84,6 +89,7 @@ func cmdFeatures(args []string) error {
 	if *limit > 0 {
 		tasks = tasks[:min(*limit, len(tasks))]
 	}
+	tasks = sh.of(tasks)
 	done, err := resume(*out)
 	if err != nil {
 		return err
@@ -109,6 +115,7 @@ func cmdFeatures(args []string) error {
 	for _, t := range tasks {
 		id := taskKey(t)
 		if done[id] {
+			n++
 			continue
 		}
 		if ctx.Err() != nil {
@@ -130,7 +137,7 @@ func cmdFeatures(args []string) error {
 		if tf.Error != "" {
 			status = "error: " + tf.Error
 		}
-		fmt.Fprintf(os.Stderr, "traincorpus: [%d/%d] %s %s %.1fs\n", len(done)+n, len(tasks), id, status, tf.Seconds)
+		fmt.Fprintf(os.Stderr, "traincorpus: [%d/%d] %s %s %.1fs\n", n, len(tasks), id, status, tf.Seconds)
 	}
 	return nil
 }
@@ -207,23 +214,41 @@ func resume(file string) (map[string]bool, error) {
 	if len(data) == 0 {
 		return done, nil
 	}
-	var h featureHeader
-	if err := json.Unmarshal([]byte(lines[0]), &h); err != nil || h.Kind != "traincorpus.features" {
-		return nil, fmt.Errorf("%s:1: not a features file", file)
-	}
-	if strings.Join(h.Names, ",") != strings.Join(rank.FeatureNames, ",") || strings.Join(h.History, ",") != strings.Join(historyNames, ",") {
-		return nil, fmt.Errorf("%s:1: written with other feature columns than this build's: start a new file", file)
+	if err := checkHeader(file, lines[0]); err != nil {
+		return nil, err
 	}
 	for no, l := range lines[1:] {
-		var tf struct {
-			ID string `json:"id"`
+		id, err := lineID(file, no+2, l)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal([]byte(l), &tf); err != nil || tf.ID == "" {
-			return nil, fmt.Errorf("%s:%d: not a task's features", file, no+2)
-		}
-		done[tf.ID] = true
+		done[id] = true
 	}
 	return done, nil
+}
+
+// checkHeader refuses a first line that is not a features header of this
+// build's columns.
+func checkHeader(file, line string) error {
+	var h featureHeader
+	if err := json.Unmarshal([]byte(line), &h); err != nil || h.Kind != "traincorpus.features" {
+		return fmt.Errorf("%s:1: not a features file", file)
+	}
+	if strings.Join(h.Names, ",") != strings.Join(rank.FeatureNames, ",") || strings.Join(h.History, ",") != strings.Join(historyNames, ",") {
+		return fmt.Errorf("%s:1: written with other feature columns than this build's: start a new file", file)
+	}
+	return nil
+}
+
+// lineID is the task id of a features line.
+func lineID(file string, no int, line string) (string, error) {
+	var tf struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(line), &tf); err != nil || tf.ID == "" {
+		return "", fmt.Errorf("%s:%d: not a task's features", file, no)
+	}
+	return tf.ID, nil
 }
 
 func writeLine(w io.Writer, v any) error {

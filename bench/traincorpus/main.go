@@ -9,7 +9,8 @@
 //
 //	traincorpus select   --mirrors DIR [--per-repo N] [--pin ids.tsv] --out ids.tsv
 //	traincorpus tasks    --mirrors DIR --ids ids.tsv --out tasks.jsonl
-//	traincorpus features --mirrors DIR --tasks tasks.jsonl --out features.ndjson [--limit N]
+//	traincorpus features --mirrors DIR --tasks tasks.jsonl --out features.ndjson [--limit N] [--shard K/N]
+//	traincorpus merge    --tasks tasks.jsonl --out features.ndjson SHARD.ndjson...
 //	traincorpus siblings --mirrors DIR --tasks tasks.jsonl --out FILE [--skip N] [--langs ts,rust]
 //
 // select reads every repository's history from its head (or the head pinned
@@ -18,9 +19,10 @@
 // rebuilds the full tasks from that list and the mirrors (the go-commits
 // format plus "lang" and "gold_functions"). features runs the lane's first
 // stages on each task's tree and writes the ranking features of every
-// candidate file (see features.go). siblings picks the tasks where a gold
-// file has a namesake in the tree, as an evaluation task file for
-// bench/eval. Mirrors are bare repositories or clones
+// candidate file (see features.go); with --shard K/N it extracts every N-th
+// task only, so N runs share the work, and merge puts their files together
+// in the order one run writes. siblings picks the tasks where a gold file
+// has a namesake in the tree, as an evaluation task file for bench/eval. Mirrors are bare repositories or clones
 // laid out as OWNER+NAME/repo (the fetch tool's layout).
 package main
 
@@ -35,13 +37,15 @@ import (
 	"github.com/rtch/rtch/pkg/atomicfile"
 )
 
-const usage = `usage: traincorpus select|tasks|features [flags]
+const usage = `usage: traincorpus select|tasks|features|merge|siblings [flags]
 
   select    choose the tasks: --mirrors DIR --out ids.tsv [--per-repo N] [--pin ids.tsv]
             [--train-repos FILE] [--eval-dir DIR]
   tasks     expand a task list into tasks: --mirrors DIR --ids ids.tsv --out tasks.jsonl
   features  ranking features of every task's candidates: --mirrors DIR --tasks tasks.jsonl
-            --out features.ndjson [--limit N] [--tmp DIR] [--timeout D]
+            --out features.ndjson [--limit N] [--tmp DIR] [--timeout D] [--shard K/N]
+  merge     features files of shards as one, in one run's order: --tasks tasks.jsonl
+            --out features.ndjson SHARD.ndjson...
   siblings  an evaluation task file of tasks whose gold file has a namesake in the tree:
             --mirrors DIR --tasks tasks.jsonl --out FILE [--skip N] [--limit N] [--langs ts,rust]
 `
@@ -63,6 +67,8 @@ func run(args []string) int {
 		err = cmdTasks(args[1:])
 	case "features":
 		err = cmdFeatures(args[1:])
+	case "merge":
+		err = cmdMerge(args[1:])
 	case "siblings":
 		err = cmdSiblings(args[1:])
 	case "-h", "--help", "help":
