@@ -64,7 +64,9 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 
 // schemaVersion changes whenever the tables or the tokenizer change; an index
 // with another version is rebuilt.
-const schemaVersion = "guild-wiki-fts-7"
+// (8: a page whose path holds a secret is stored under its redacted path,
+// names.go.)
+const schemaVersion = "guild-wiki-fts-8"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file
@@ -474,11 +476,12 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 		}
 		return st, append(diags, pd...), nil
 	}
+	names := StoredNames(files)
 	have, err := ix.storedPages(ctx, ix.db)
 	if err != nil {
 		return st, nil, err
 	}
-	if needsWrite(files, have) {
+	if needsWrite(files, names, have) {
 		unlock, err := ix.lock(ctx)
 		if err != nil {
 			return st, nil, err
@@ -500,14 +503,14 @@ func (ix *Index) refresh(ctx context.Context, opt Options) (Stats, []wiki.Diagno
 			return st, nil, err
 		}
 		var rdiags []wiki.Diagnostic
-		st, rdiags, err = ix.apply(ctx, tx, files, have, opt.Now().UnixNano(), opt.Progress)
+		st, rdiags, err = ix.apply(ctx, tx, files, names, have, opt.Now().UnixNano(), opt.Progress)
 		if err != nil {
 			tx.Rollback()
 			return st, nil, err
 		}
 		diags = append(diags, rdiags...)
 		// apply left in have what the pages table now holds.
-		if err := writeManifest(ctx, tx, have); err != nil {
+		if err := writeManifest(ctx, tx, files, names, have); err != nil {
 			tx.Rollback()
 			return st, nil, err
 		}
@@ -584,19 +587,18 @@ func (ix *Index) storedPages(ctx context.Context, q querier) (map[string]stored,
 }
 
 // writeManifest writes the manifest and the listing digest for the pages
-// table as it now is (pages: what apply left, keyed by path). The digest is
-// stored only when no page is racy, so that a listing matching it is one
-// refresh would find entirely fresh.
-func writeManifest(ctx context.Context, tx *sql.Tx, pages map[string]stored) error {
+// table as it now is (pages: what apply left, keyed by stored name; files
+// the listing it applied). The digest is that of the listed files the table
+// holds, and is stored only when no page is racy, so that a listing
+// matching it is one refresh would find entirely fresh.
+func writeManifest(ctx context.Context, tx *sql.Tx, files []wiki.File, names Names, pages map[string]stored) error {
 	paths := make([]string, 0, len(pages))
 	for p := range pages {
 		paths = append(paths, p)
 	}
 	slices.Sort(paths) // byte order, as SQLite's BINARY collation
 	b := make([]byte, 0, len(pages)*120)
-	listed := make([]wiki.File, len(paths))
-	racy := false
-	for i, path := range paths {
+	for _, path := range paths {
 		s := pages[path]
 		for _, n := range []int64{s.id, s.size, s.mtime, s.ctime, s.ino, s.indexedAt} {
 			b = strconv.AppendInt(b, n, 10)
@@ -606,9 +608,17 @@ func writeManifest(ctx context.Context, tx *sql.Tx, pages map[string]stored) err
 		b = append(b, '\t')
 		b = strconv.AppendQuote(b, path)
 		b = append(b, '\n')
-		f := wiki.File{Path: path, Size: s.size, ModTime: s.mtime, ChangeTime: s.ctime, Inode: uint64(s.ino)}
+	}
+	listed := make([]wiki.File, 0, len(pages))
+	racy := false
+	for _, f := range files {
+		s, ok := pages[names.Of(f.Path)]
+		if !ok {
+			continue
+		}
+		f = wiki.File{Path: f.Path, Size: s.size, ModTime: s.mtime, ChangeTime: s.ctime, Inode: uint64(s.ino)}
 		racy = racy || !fresh(f, s)
-		listed[i] = f
+		listed = append(listed, f)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('manifest', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value`, string(b)); err != nil {
 		return err
@@ -663,12 +673,12 @@ func fresh(f wiki.File, s stored) bool {
 		s.indexedAt-s.mtime > racyWindow && s.indexedAt-s.ctime > racyWindow
 }
 
-func needsWrite(files []wiki.File, have map[string]stored) bool {
+func needsWrite(files []wiki.File, names Names, have map[string]stored) bool {
 	if len(files) != len(have) {
 		return true
 	}
 	for _, f := range files {
-		s, ok := have[f.Path]
+		s, ok := have[names.Of(f.Path)]
 		if !ok || !fresh(f, s) {
 			return true
 		}
@@ -677,8 +687,8 @@ func needsWrite(files []wiki.File, have map[string]stored) bool {
 }
 
 // apply brings the pages table in line with files and updates have (the
-// stored rows by path) to match what it wrote.
-func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have map[string]stored, now int64, progress func(done, total int)) (Stats, []wiki.Diagnostic, error) {
+// stored rows by stored name) to match what it wrote.
+func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, names Names, have map[string]stored, now int64, progress func(done, total int)) (Stats, []wiki.Diagnostic, error) {
 	var st Stats
 	var diags []wiki.Diagnostic
 	var ins *stmts
@@ -700,7 +710,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 	var stale []wiki.File
 	var prior []*stored
 	for _, f := range files {
-		if s, ok := have[f.Path]; !ok || !fresh(f, s) {
+		if s, ok := have[names.Of(f.Path)]; !ok || !fresh(f, s) {
 			stale = append(stale, f)
 			if ok {
 				prior = append(prior, &s)
@@ -709,7 +719,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 			}
 		}
 	}
-	next, stop := readAhead(ix.root, stale, prior)
+	next, stop := readAhead(ix.root, stale, names, prior)
 	defer stop()
 	for i, f := range files {
 		if i%256 == 0 {
@@ -720,8 +730,9 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				progress(i, len(files))
 			}
 		}
-		onDisk[f.Path] = true
-		s, ok := have[f.Path]
+		name := names.Of(f.Path)
+		onDisk[name] = true
+		s, ok := have[name]
 		if ok && fresh(f, s) {
 			st.Unchanged++
 			continue
@@ -734,7 +745,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				if err := drop(s.id); err != nil {
 					return st, nil, err
 				}
-				delete(have, f.Path)
+				delete(have, name)
 				st.Deleted++
 			}
 			continue
@@ -747,7 +758,7 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				return st, nil, err
 			}
 			row.id = s.id
-			have[f.Path] = row
+			have[name] = row
 			continue
 		}
 		if ok {
@@ -764,10 +775,10 @@ func (ix *Index) apply(ctx context.Context, tx *sql.Tx, files []wiki.File, have 
 				return st, nil, err
 			}
 		}
-		if row.id, err = insertPage(ctx, ins, f, pr, now, &delta); err != nil {
+		if row.id, err = insertPage(ctx, ins, f, name, pr, now, &delta); err != nil {
 			return st, nil, err
 		}
-		have[f.Path] = row
+		have[name] = row
 	}
 	for path, s := range have {
 		if !onDisk[path] {
@@ -835,20 +846,20 @@ type readPage struct {
 }
 
 // prepareRead reads f and, unless its content is the stored one, prepares its
-// rows.
-func prepareRead(root string, f wiki.File, s stored, known bool) *readPage {
+// rows, for the page stored under name.
+func prepareRead(root string, f wiki.File, name string, s stored, known bool) *readPage {
 	r := &readPage{}
 	r.page, r.diags, r.err = wiki.Read(root, f)
 	if r.err != nil || known && r.page.Hash == s.hash {
 		return r
 	}
 	p := r.page
-	meta, err := json.Marshal(PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront})
+	meta, err := json.Marshal(StoredMeta(p))
 	if err != nil {
 		r.err = err
 		return r
 	}
-	dj, err := json.Marshal(r.diags)
+	dj, err := json.Marshal(StoredDiags(r.diags, f.Path, name))
 	if err != nil {
 		r.err = err
 		return r
@@ -865,12 +876,12 @@ func prepareRead(root string, f wiki.File, s stored, known bool) *readPage {
 // readAheadWindow bounds how many prepared pages wait to be applied.
 const readAheadWindow = 64
 
-// readAhead prepares the files (with their stored rows, nil when new) on
-// GOMAXPROCS goroutines, at most
-// readAheadWindow ahead of the consumer. next returns them in order (call
+// readAhead prepares the files (with their stored names and rows, nil when
+// new) on GOMAXPROCS goroutines, at most readAheadWindow ahead of the
+// consumer. next returns them in order (call
 // it exactly once per file); stop releases the workers when the consumer
 // quits early.
-func readAhead(root string, files []wiki.File, prior []*stored) (next func() *readPage, stop func()) {
+func readAhead(root string, files []wiki.File, names Names, prior []*stored) (next func() *readPage, stop func()) {
 	slots := make([]*readPage, len(files))
 	ready := make([]chan struct{}, len(files))
 	for i := range ready {
@@ -895,7 +906,7 @@ func readAhead(root string, files []wiki.File, prior []*stored) (next func() *re
 				if prior[i] != nil {
 					s = *prior[i]
 				}
-				slots[i] = prepareRead(root, files[i], s, prior[i] != nil)
+				slots[i] = prepareRead(root, files[i], names.Of(files[i].Path), s, prior[i] != nil)
 				close(ready[i])
 			}
 		}()
@@ -913,10 +924,11 @@ func readAhead(root string, files []wiki.File, prior []*stored) (next func() *re
 	return next, func() { once.Do(func() { close(quit) }) }
 }
 
-// insertPage inserts a prepared page and returns its row id.
-func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now int64, delta *corpusDelta) (int64, error) {
+// insertPage inserts a prepared page under its stored name and returns its
+// row id.
+func insertPage(ctx context.Context, st *stmts, f wiki.File, name string, r *readPage, now int64, delta *corpusDelta) (int64, error) {
 	p := r.page
-	res, err := st.page.ExecContext(ctx, p.Path, p.Hash, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, p.Category, p.Front.Importance, r.meta, r.diagsJSON)
+	res, err := st.page.ExecContext(ctx, name, p.Hash, f.Size, f.ModTime, f.ChangeTime, int64(f.Inode), now, p.Category, p.Front.Importance, r.meta, r.diagsJSON)
 	if err != nil {
 		return 0, err
 	}
@@ -924,7 +936,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, r *readPage, now in
 	if err != nil {
 		return 0, err
 	}
-	for _, t := range p.Front.Supersedes {
+	for _, t := range storedTargets(p.Front.Supersedes) {
 		if _, err := st.supersedes.ExecContext(ctx, pid, t); err != nil {
 			return 0, err
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/internal/parallel"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -48,7 +49,7 @@ func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Sta
 	case err == nil && stored == digest:
 		st.Unchanged, st.Pages = len(pages), n
 	case err == nil || errors.Is(err, pgx.ErrNoRows):
-		if st, err = ix.write(ctx, root, pages, opt.Progress); err != nil {
+		if st, err = ix.write(ctx, root, byStoredName(pages, fts.StoredNames(opt.Files)), opt.Progress); err != nil {
 			return st, nil, err
 		}
 	default:
@@ -67,7 +68,9 @@ func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Sta
 // hashPages finds the content hash of every listed page, from the stat
 // cache when it can be trusted, else by reading the page (on GOMAXPROCS
 // goroutines). Unreadable pages become diagnostics and are not part of the
-// wiki. It also returns the new cache and how many pages were read.
+// wiki. It also returns the new cache and how many of its pages were read.
+// The cache keeps no page whose path holds a secret: such a page is read
+// on every refresh, as the tree index reads such a file.
 func hashPages(root string, files []wiki.File, cache map[string]seen, now int64) (map[string]*localPage, map[string]seen, int, []wiki.Diagnostic) {
 	type read struct {
 		lp  *localPage
@@ -99,6 +102,9 @@ func hashPages(root string, files []wiki.File, cache map[string]seen, now int64)
 		}
 		pages[f.Path] = r.lp
 		if r.lp.page != nil {
+			if secret.InPath(f.Path) {
+				continue
+			}
 			nread++
 		}
 		s := seen{size: f.Size, mtime: f.ModTime, ctime: f.ChangeTime, ino: int64(f.Inode), hashedAt: now, hash: r.lp.hash}
@@ -136,10 +142,25 @@ func digestOf(hashes map[string]string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// write applies the checkout to the stored wiki in one transaction under
-// the wiki's advisory lock, comparing with the rows as they are once the
-// lock is held.
-func (ix *Index) write(ctx context.Context, root string, pages map[string]*localPage, progress func(done, total int)) (fts.Stats, error) {
+// named is a readable page of the checkout under the name it is stored
+// under (fts.StoredNames): its path and what hashPages found.
+type named struct {
+	path string
+	*localPage
+}
+
+func byStoredName(pages map[string]*localPage, names fts.Names) map[string]named {
+	out := make(map[string]named, len(pages))
+	for p, lp := range pages {
+		out[names.Of(p)] = named{p, lp}
+	}
+	return out
+}
+
+// write applies the checkout (its pages by stored name) to the stored wiki
+// in one transaction under the wiki's advisory lock, comparing with the
+// rows as they are once the lock is held.
+func (ix *Index) write(ctx context.Context, root string, pages map[string]named, progress func(done, total int)) (fts.Stats, error) {
 	var st fts.Stats
 	err := pgx.BeginFunc(ctx, ix.conn, func(tx pgx.Tx) error {
 		st = fts.Stats{}
@@ -199,11 +220,16 @@ VALUES ($1, '', 0, 0, now()) ON CONFLICT (wiki) DO NOTHING`, ix.wiki); err != ni
 				final[p] = s.hash // unchanged rows
 			}
 		}
+		// The digest is over the checkout's own paths, as refresh computes it.
+		digest := make(map[string]string, len(final))
+		for p, h := range final {
+			digest[pages[p].path] = h
+		}
 		st.Pages = len(final)
 		_, err = tx.Exec(ctx, `UPDATE guild_wikis SET digest = $2, pages = $3, generation = generation + 1, updated_at = now(),
 	sections = (SELECT count(*) FROM guild_sections WHERE wiki = $1),
 	length = (SELECT coalesce(sum(len), 0) FROM guild_sections WHERE wiki = $1)
-WHERE wiki = $1`, ix.wiki, digestOf(final), len(final))
+WHERE wiki = $1`, ix.wiki, digestOf(digest), len(final))
 		return err
 	})
 	return st, err
@@ -261,18 +287,18 @@ FROM p, unnest($10::int[], $11::text[], $12::int[], $13::int[], $14::text[], $15
 // row is one page's insert arguments.
 type row []any
 
-// insert writes the pages at paths (sorted), reading those whose hash came
-// from the stat cache, and returns the hash written for each.
-func (ix *Index) insert(ctx context.Context, tx pgx.Tx, root string, paths []string, pages map[string]*localPage, progress func(done, total int)) (map[string]string, error) {
+// insert writes the pages stored under names (sorted), reading those whose
+// hash came from the stat cache, and returns the hash written for each.
+func (ix *Index) insert(ctx context.Context, tx pgx.Tx, root string, names []string, pages map[string]named, progress func(done, total int)) (map[string]string, error) {
 	final := make(map[string]string, len(pages))
 	if progress != nil {
-		defer func() { progress(len(paths), len(paths)) }()
+		defer func() { progress(len(names), len(names)) }()
 	}
-	for start := 0; start < len(paths); start += batchPages {
+	for start := 0; start < len(names); start += batchPages {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		chunk := paths[start:min(start+batchPages, len(paths))]
+		chunk := names[start:min(start+batchPages, len(names))]
 		rows := make([]row, len(chunk))
 		errs := make([]error, len(chunk))
 		parallel.For(len(chunk), func(i int) {
@@ -290,29 +316,30 @@ func (ix *Index) insert(ctx context.Context, tx pgx.Tx, root string, paths []str
 			return nil, err
 		}
 		if progress != nil {
-			progress(start+len(chunk), len(paths))
+			progress(start+len(chunk), len(names))
 		}
 	}
 	return final, nil
 }
 
-// pageRow prepares the insert of one page, reading it when only its hash is
-// known.
-func (ix *Index) pageRow(root, path string, lp *localPage) (row, error) {
+// pageRow prepares the insert of one page under its stored name, reading it
+// when only its hash is known.
+func (ix *Index) pageRow(root, name string, lp named) (row, error) {
 	p, diags := lp.page, lp.diags
 	if p == nil {
 		var err error
-		if p, diags, err = wiki.Read(root, wiki.File{Path: path}); err != nil {
-			return nil, fmt.Errorf("%s: changed while indexing: %w", path, err)
+		if p, diags, err = wiki.Read(root, wiki.File{Path: lp.path}); err != nil {
+			return nil, fmt.Errorf("%s: changed while indexing: %w", name, err)
 		}
 	}
-	meta, err := json.Marshal(fts.PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront})
+	m := fts.StoredMeta(p)
+	meta, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
 	var dj *string
 	if len(diags) > 0 {
-		b, err := json.Marshal(diags)
+		b, err := json.Marshal(fts.StoredDiags(diags, lp.path, name))
 		if err != nil {
 			return nil, err
 		}
@@ -328,10 +355,10 @@ func (ix *Index) pageRow(root, path string, lp *localPage) (row, error) {
 		ords[i], starts[i], ends[i], lens[i] = int32(i), int32(s.StartLine), int32(s.EndLine), int32(l)
 		heads[i], texts[i] = s.HeadingPath(), s.Text
 	}
-	sup := p.Front.Supersedes
+	sup := m.Front.Supersedes
 	if sup == nil {
 		sup = []string{}
 	}
-	return row{ix.wiki, path, p.Hash, p.Category, fts.CategoryToken(p.Category), p.Front.Importance, string(meta), dj, sup,
+	return row{ix.wiki, name, p.Hash, p.Category, fts.CategoryToken(p.Category), p.Front.Importance, string(meta), dj, sup,
 		ords, heads, starts, ends, texts, terms, lens}, nil
 }

@@ -64,6 +64,11 @@ CREATE TABLE guild_terms(
 	PRIMARY KEY (wiki, term)
 );
 `,
+	// 3: a page whose path holds a secret is stored under its redacted path
+	// (fts.StoredNames), its title and supersedes targets masked: every
+	// wiki is indexed again by its next refresh, so no row written before
+	// keeps such a name.
+	`DELETE FROM guild_wikis;`,
 }
 
 // SchemaVersion is the index schema this package reads and writes.

@@ -32,7 +32,9 @@ func (s seen) trusted(f wiki.File) bool {
 		s.hashedAt-s.mtime > racyWindow && s.hashedAt-s.ctime > racyWindow
 }
 
-const stateHeader = "guild-wiki-pg-state-1"
+// stateHeader names the cache's format (2: no page whose path holds a
+// secret is kept; a cache of format 1 may hold one, and is discarded).
+const stateHeader = "guild-wiki-pg-state-2"
 
 // loadState reads the stat cache; a missing, foreign or damaged file is an
 // empty cache (every page is then hashed, which is always correct).

@@ -20,3 +20,17 @@ func TestPathValuesAreNotSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestPathMasksEverySecretInPath: Path leaves a path without a secret as it
+// is and leaves none that InPath finds, also in a directory's name.
+func TestPathMasksEverySecretInPath(t *testing.T) {
+	if p := "wiki/concepts/retry-policy.md"; Path(p) != p {
+		t.Errorf("%q became %q", p, Path(p))
+	}
+	for _, p := range []string{"wiki/ghp_0123456789abcdefghijABCDEFGHIJ012345.md", "deploy/AKIAQ2WERTY7UIOPASDF/quota.md", "AKIAQ2WERTY7UIOPASDF"} {
+		got := Path(p)
+		if InPath(got) || !strings.Contains(got, "[REDACTED:") {
+			t.Errorf("%q became %q", p, got)
+		}
+	}
+}

@@ -158,3 +158,20 @@ func InPath(p string) bool {
 	}
 	return strings.Contains(p, "/") && len(Find(strings.ReplaceAll(p, "/", "\n"))) > 0
 }
+
+// Path is the file path p with every secret InPath finds in it masked: p
+// redacted as an output shows it, or, when a secret is found only in a name
+// alone, each name redacted on its own. A path that holds none is p.
+func Path(p string) string {
+	if !InPath(p) {
+		return p
+	}
+	if r := String(p); !InPath(r) {
+		return r
+	}
+	names := strings.Split(p, "/")
+	for i, n := range names {
+		names[i] = String(n)
+	}
+	return strings.Join(names, "/")
+}

@@ -118,7 +118,9 @@ func Parse(rel string, data []byte) (*Page, []Diagnostic) {
 	if p.Category == "" {
 		p.Category = CategoryFromPath(rel)
 	}
-	p.Title = p.Front.Title
+	// The title is indexed and shown as the body is, so it is masked too
+	// when it comes from the frontmatter or the file name (wiki/ghp_….md).
+	p.Title = secret.String(p.Front.Title)
 	if p.Title == "" {
 		for _, s := range p.Sections {
 			if s.Level == 1 {
@@ -128,7 +130,7 @@ func Parse(rel string, data []byte) (*Page, []Diagnostic) {
 		}
 	}
 	if p.Title == "" {
-		p.Title = strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+		p.Title = secret.String(strings.TrimSuffix(path.Base(rel), path.Ext(rel)))
 	}
 	return p, diags
 }

@@ -27,12 +27,7 @@ import (
 // record gives.
 func TestSecretNamesStoredNowhere(t *testing.T) {
 	dir := projectDir(t)
-	g := gen{rand.New(rand.NewPCG(41, 4))}
-	names := map[string]string{
-		"github-pat":       "ghp_" + g.s(alnum, 36),
-		"aws-access-token": "AKIA" + g.s(b32, 16),
-		"npm-access-token": "npm_" + g.s(hex+"ghijklmnopqrstuvwxyz", 36),
-	}
+	names := gen{rand.New(rand.NewPCG(41, 4))}.names()
 	files := map[string]string{
 		"config/" + names["github-pat"] + ".txt":            "the quota ledger reconciles nightly\n",
 		"deploy/" + names["aws-access-token"] + "/quota.md": "# Quota ledger\n\nThe quota ledger keeps each tenant's spend.\n",
@@ -101,5 +96,15 @@ func hydrated(t *testing.T, out *bytes.Buffer, stream []byte, rel string) {
 	re := run(t, out, rtchhydrate.Tool(), nil, "--reenter", rel+":L1-L1")
 	if !bytes.Contains(re, []byte(`"kind":"rtch.chunk"`)) || !bytes.Contains(re, []byte("quota")) {
 		t.Errorf("%s: re-entry gave %s", rel, re)
+	}
+}
+
+// names are a GitHub token, an AWS key id and an npm token, by the rule
+// that finds each.
+func (g gen) names() map[string]string {
+	return map[string]string{
+		"github-pat":       "ghp_" + g.s(alnum, 36),
+		"aws-access-token": "AKIA" + g.s(b32, 16),
+		"npm-access-token": "npm_" + g.s(hex+"ghijklmnopqrstuvwxyz", 36),
 	}
 }
