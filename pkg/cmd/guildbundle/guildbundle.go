@@ -119,7 +119,7 @@ dropped_for_budget: line; the plan and the last N envelopes are never cut.`,
 				return cli.Usage("--rigor %q is not normal or deep", rigor)
 			}
 			if root == "" {
-				root = findRoot()
+				root = findRoot(env.Dir)
 			}
 			if runID == "" {
 				runID = time.Now().UTC().Format("20060102T150405Z")
@@ -244,10 +244,14 @@ func write(root string, b *bundle.Bundle) error {
 	return nil
 }
 
-// findRoot walks up from the working directory to the nearest directory that
-// holds .guild/, falling back to the working directory.
-func findRoot() string {
-	wd, err := os.Getwd()
+// findRoot walks up from the working directory (dir, the invocation's, or
+// the process's when "") to the nearest directory that holds .guild/,
+// falling back to the working directory.
+func findRoot(dir string) string {
+	wd, err := filepath.Abs(dir)
+	if dir == "" {
+		wd, err = os.Getwd()
+	}
 	if err != nil {
 		return "."
 	}

@@ -32,7 +32,7 @@ func runLead(env *cli.Env, f leadFlags) error {
 		return cli.Usage("unexpected argument %q", env.Args[0])
 	}
 	if f.root == "" {
-		f.root = findRoot()
+		f.root = findRoot(env.Dir)
 	}
 	// A stream on stdin is passed through; the lead has no codebase map.
 	if err := env.Each(func(record.Line) error { return nil }); err != nil {
