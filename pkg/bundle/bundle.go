@@ -39,6 +39,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/handoff"
+	"github.com/rtch/rtch/pkg/hydrate"
 	"github.com/rtch/rtch/pkg/lint"
 	"github.com/rtch/rtch/pkg/plan"
 	"github.com/rtch/rtch/pkg/protect"
@@ -376,12 +377,18 @@ func (pr *project) targets(taskIDs []string, warnings bool) ([]*plan.Lane, error
 		case len(missing) > 0 && named:
 			return nil, &InputError{fmt.Errorf("lane %s depends on %s, which has no receipt in .guild/runs/%s/handoffs/ (a markdown file with one ```guild.handoff.v2 block whose task_id names it)", ln.TaskID, strings.Join(missing, ", "), pr.opt.RunID)}
 		case len(missing) > 0:
-			warn("lane %s waits on the receipt of %s; not built (run guild-bundle --task %s once it exists)", ln.TaskID, strings.Join(missing, ", "), ln.TaskID)
+			warn("lane %s waits on the receipt of %s; not built (run %s once it exists)", ln.TaskID, strings.Join(missing, ", "), pr.laneCommand(ln.TaskID))
 		default:
 			ready = append(ready, ln)
 		}
 	}
 	return ready, nil
+}
+
+// laneCommand is the command that builds the lane taskID of this plan and
+// run once its upstream receipts exist.
+func (pr *project) laneCommand(taskID string) string {
+	return "guild-bundle --plan " + hydrate.ShellQuote(pr.planRel) + " --task " + hydrate.ShellQuote(taskID) + " --run-id " + hydrate.ShellQuote(pr.opt.RunID)
 }
 
 // upstream checks a lane's depends-on receipts: the tasks with no receipt,

@@ -209,7 +209,7 @@ func TestReceipts(t *testing.T) {
 	if err != nil || len(bs) != 2 {
 		t.Fatalf("%v %d", err, len(bs))
 	}
-	if !strings.Contains(strings.Join(warns, "\n"), "lane T3-qa waits on the receipt of T2-backend; not built") {
+	if !strings.Contains(strings.Join(warns, "\n"), "lane T3-qa waits on the receipt of T2-backend; not built (run guild-bundle --plan .guild/plan/search.md --task T3-qa --run-id r1 once it exists)") {
 		t.Errorf("warnings %q", warns)
 	}
 	// A frontmatter-only receipt no lane depends on is a warning naming it.

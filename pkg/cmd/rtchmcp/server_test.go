@@ -368,7 +368,7 @@ func TestErrorsSpeakMCP(t *testing.T) {
 	}
 	// A warning names the call to make, not the command.
 	res := callTool(t, gs, "guild_bundle", map[string]any{"plan": ".guild/plan/invoice-retries.md", "all": true, "run_id": "r1"})
-	if got := textOf(res); res.IsError || !strings.Contains(got, "guild_bundle: warning: lane T3-tech-writer waits on the receipt of T2-backend; not built (run guild_bundle task=T3-tech-writer once it exists)") || cliWords.MatchString(got) {
+	if got := textOf(res); res.IsError || !strings.Contains(got, "guild_bundle: warning: lane T3-tech-writer waits on the receipt of T2-backend; not built (run guild_bundle plan=.guild/plan/invoice-retries.md task=T3-tech-writer run_id=r1 once it exists)") || cliWords.MatchString(got) {
 		t.Errorf("guild_bundle --all: %s", got)
 	}
 }
