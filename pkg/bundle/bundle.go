@@ -538,7 +538,7 @@ func (rl *roleLayer) render(k int) layerText {
 		if i >= len(rl.standards) {
 			kind = "Entity"
 		}
-		fmt.Fprintf(&b, "\n### %s — `%s` (%s)\n\n%s\n", kind, oneLine(p.path), p.tier, p.text)
+		fmt.Fprintf(&b, "\n### %s — `%s` (%s)\n\n%s\n", kind, onePath(p.path), p.tier, p.text)
 		lt.sources = append(lt.sources, p.path)
 	}
 	lt.text = b.String()

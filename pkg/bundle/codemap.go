@@ -95,10 +95,12 @@ func (m *CodebaseMap) Entries() []MapEntry {
 }
 
 // render is the entry's map line. Paths and reasons come from the tree, so they
-// are flattened to one line and escaped like operator text (see oneLine).
+// are flattened to one line and escaped like operator text (see oneLine); the
+// path and the re-entry command quoting it are in the record spelling, so
+// their escapes are decoded first (onePath) and each is written once.
 func (e MapEntry) render() string {
 	var b strings.Builder
-	b.WriteString("- `" + oneLine(e.Path))
+	b.WriteString("- `" + onePath(e.Path))
 	if e.Range != "" {
 		b.WriteString(":" + oneLine(e.Range))
 	}
@@ -107,7 +109,7 @@ func (e MapEntry) render() string {
 		b.WriteString(" — " + oneLine(e.Why))
 	}
 	if e.ReEntry != "" {
-		b.WriteString(" — re-read: `" + oneLine(e.ReEntry) + "`")
+		b.WriteString(" — re-read: `" + onePath(e.ReEntry) + "`")
 	}
 	return b.String()
 }

@@ -214,9 +214,10 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(protect.Wrap(s, protect.TierOperator)), " ")
 }
 
-// onePath is oneLine for a path in the record spelling (pkg/pathenc): its
-// escapes are decoded first, so the escaping writes each once (a name
-// spelling the recall tag reads guild¤-:recall, not guild¤¤-:recall).
+// onePath is oneLine for a path in the record spelling (pkg/pathenc), or a
+// command quoting one: its escapes are decoded first, so the escaping
+// writes each once (a name spelling the recall tag reads guild¤-:recall,
+// not guild¤¤-:recall).
 func onePath(p string) string { return oneLine(pathenc.Decode(p)) }
 
 // isUnder reports p below dir (both slash paths).

@@ -432,7 +432,7 @@ func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText
 			if p.wrapped() {
 				notice()
 			}
-			fmt.Fprintf(&b, "\n#### `%s` (%s)\n\n%s\n", oneLine(p.path), p.tier, p.text)
+			fmt.Fprintf(&b, "\n#### `%s` (%s)\n\n%s\n", onePath(p.path), p.tier, p.text)
 			lt.sources = append(lt.sources, p.path)
 		}
 		section("decisions", start)
@@ -511,9 +511,9 @@ func (lp *lanePlan) dropLines(c cuts, role *roleLayer, k int) []string {
 		var s []string
 		for _, e := range lp.codemap[len(lp.codemap)-c.codemap:] {
 			if e.Range != "" {
-				s = append(s, oneLine(e.Path+":"+e.Range))
+				s = append(s, onePath(e.Path+":"+e.Range))
 			} else {
-				s = append(s, oneLine(e.Path))
+				s = append(s, onePath(e.Path))
 			}
 		}
 		out = append(out, fmt.Sprintf("codebase map: %d lowest-ranked entr(ies) of %d dropped (%s)", c.codemap, len(lp.codemap), list(s)))
