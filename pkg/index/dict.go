@@ -531,7 +531,7 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	if len(pats) == 0 {
 		return c
 	}
-	fold := d.foldedText()
+	found := d.runLines(pats)
 	seen := map[runKey]rowWords{}
 	for pi, p := range pats {
 		if p.sep != "" {
@@ -549,7 +549,7 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 			k := p.runKey(i)
 			g, ok := seen[k]
 			if !ok {
-				g = runWords(d, p, i, fold, len(ix.table))
+				g = runWords(d, p, i, found[p.runs[i]], len(ix.table))
 				seen[k] = g
 			}
 			c.runs[pi][i] = g
@@ -559,6 +559,28 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 		}
 	}
 	return c
+}
+
+// runLines is, by run, the words of the dictionary's folded text that
+// hold each run of the patterns, found in one pass for them all.
+func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
+	var runs []string
+	found := map[string][]lineAt{}
+	for _, p := range pats {
+		for _, r := range p.runs {
+			if _, ok := found[r]; !ok && p.sep == "" && !p.any {
+				found[r] = nil
+				runs = append(runs, r)
+			}
+		}
+	}
+	if len(runs) == 0 {
+		return found
+	}
+	for i, ls := range newRunFinder(runs).lines(d.foldedText()) {
+		found[runs[i]] = ls
+	}
+	return found
 }
 
 // runKey is what the words that can hold a pattern's run depend on: the
@@ -576,10 +598,11 @@ func (p Pattern) runKey(i int) runKey {
 
 // runWords are the entries' words that can hold run i of p, by row, each
 // with whether the matcher's boundary rules let the term start or end in
-// it (Pattern.wordOK, on the dictionary's own spelling).
-func runWords(d *dictionary, p Pattern, i int, fold []byte, rows int) rowWords {
+// it (Pattern.wordOK, on the dictionary's own spelling), of lines, the
+// dictionary's words that hold the run.
+func runWords(d *dictionary, p Pattern, i int, lines []lineAt, rows int) rowWords {
 	var ws []runWord
-	for _, w := range p.wordsFor(i, fold, d.text) {
+	for _, w := range p.roleWords(i, lines, d.foldedText(), d.text) {
 		eachPosting(d.list(w.k), func(row, k int) {
 			ws = append(ws, runWord{int32(row), int32(k), w.n, w.ok})
 		})
@@ -598,8 +621,11 @@ func (c *Cands) Holds(f *File) bool {
 }
 
 // Held appends to buf what f tells of each pattern's term (Held), from
-// the dictionary's words.
+// the dictionary's words. A pattern one of whose runs no word of f can
+// hold is not held, without a look at f's places; the numbers of f's
+// separator runs are found once for all the patterns.
 func (c *Cands) Held(f *File, buf []Held) []Held {
+	var seps map[string]int32
 	for pi, p := range c.pats {
 		if !c.May(f.entry) {
 			buf = append(buf, HeldNo)
@@ -607,14 +633,21 @@ func (c *Cands) Held(f *File, buf []Held) []Held {
 		}
 		var runs [][]wordAt
 		if p.sep == "" && !p.any {
+			if slices.ContainsFunc(c.runs[pi], func(g rowWords) bool { return len(g.of(f.entry)) == 0 }) {
+				buf = append(buf, HeldNo)
+				continue
+			}
 			runs = make([][]wordAt, len(p.runs))
 			for i := range p.runs {
 				for _, w := range c.runs[pi][i].of(f.entry) {
 					runs[i] = append(runs[i], wordAt{int(w.k), w.n, w.ok})
 				}
 			}
+			if seps == nil {
+				seps = f.sepNumbers(c.pats)
+			}
 		}
-		buf = append(buf, f.held(p, runs))
+		buf = append(buf, f.held(p, runs, seps))
 	}
 	return buf
 }
@@ -661,12 +694,21 @@ func foldASCII8(w uint64) uint64 {
 // them by the matcher's rules (wordOK), asked of text, the same words in
 // their own case.
 func (p Pattern) wordsFor(i int, fold, text []byte) []wordAt {
-	var out []wordAt
+	var lines []lineAt
 	linesWith(fold, []byte(p.runs[i]), func(id, at int, w []byte) {
-		if p.role(i, w) {
-			out = append(out, wordAt{id, int32(len(w)), p.wordOK(i, text[at:at+len(w)])})
-		}
+		lines = append(lines, lineAt{id, at, int32(len(w))})
 	})
+	return p.roleWords(i, lines, fold, text)
+}
+
+// roleWords is wordsFor of lines, the words of fold that hold run i.
+func (p Pattern) roleWords(i int, lines []lineAt, fold, text []byte) []wordAt {
+	var out []wordAt
+	for _, l := range lines {
+		if w := fold[l.at : l.at+int(l.n)]; p.role(i, w) {
+			out = append(out, wordAt{l.id, l.n, p.wordOK(i, text[l.at:l.at+int(l.n)])})
+		}
+	}
 	return out
 }
 

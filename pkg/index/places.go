@@ -41,19 +41,28 @@ func (c *Cands) Places(f *File, sp []Spelling, buf []Hit) ([]Hit, bool) {
 			continue
 		}
 		if seps == nil {
-			seps = f.sepNumbers()
+			seps = f.sepNumbers(c.pats)
 		}
 		buf = f.place(p, runs, seps, sp[pi], buf)
 	}
 	return buf, true
 }
 
-// sepNumbers are the numbers (Occ.Sep) of f's separator runs, by run.
-func (f *File) sepNumbers() map[string]int32 {
+// sepNumbers are the numbers (Occ.Sep) of those of f's separator runs
+// that are a separator between two of the patterns' runs, by run (a file
+// has thousands of runs; a goal's patterns a few separators).
+func (f *File) sepNumbers(pats []Pattern) map[string]int32 {
 	m := map[string]int32{}
+	for _, p := range pats {
+		for _, g := range p.gaps {
+			m[g] = 0
+		}
+	}
 	n := int32(1)
 	eachWord(f.Seps, func(w []byte) {
-		m[string(w)] = n
+		if _, ok := m[string(w)]; ok {
+			m[string(w)] = n
+		}
 		n++
 	})
 	return m

@@ -265,7 +265,7 @@ const (
 // text and joins their places.
 func (f *File) holds(p Pattern, fold []byte) Held {
 	if p.sep != "" || p.any {
-		return f.held(p, nil)
+		return f.held(p, nil, nil)
 	}
 	runs := make([][]wordAt, len(p.runs))
 	for i := range p.runs {
@@ -274,12 +274,13 @@ func (f *File) holds(p Pattern, fold []byte) Held {
 		}
 		runs[i] = p.wordsFor(i, fold, f.Text)
 	}
-	return f.held(p, runs)
+	return f.held(p, runs, f.sepNumbers([]Pattern{p}))
 }
 
 // held is what f tells of p, given the words that can hold each run
-// (runs[i], word numbers ascending).
-func (f *File) held(p Pattern, runs [][]wordAt) Held {
+// (runs[i], word numbers ascending) and the numbers of f's separator runs
+// between them (File.sepNumbers).
+func (f *File) held(p Pattern, runs [][]wordAt, seps map[string]int32) Held {
 	switch {
 	case p.any:
 		return HeldMaybe
@@ -289,11 +290,11 @@ func (f *File) held(p Pattern, runs [][]wordAt) Held {
 		}
 		return HeldNo
 	case p.lead != "":
-		if f.join(p, runs, false) {
+		if f.join(p, runs, seps, false) {
 			return HeldMaybe
 		}
 		return HeldNo
-	case f.join(p, runs, true):
+	case f.join(p, runs, seps, true):
 		return HeldYes
 	}
 	return HeldNo
@@ -309,20 +310,6 @@ func (p Pattern) wordOK(i int, w []byte) bool {
 		return false
 	}
 	return i < len(p.runs)-1 || p.ends[i] || match.EndsWord(w, len(r))
-}
-
-// sepNumber is 1 + the number of run r among f's separator runs (its
-// Occ.Sep), 0 when f has none such.
-func (f *File) sepNumber(r string) int32 {
-	n := int32(1)
-	found := int32(0)
-	eachWord(f.Seps, func(w []byte) {
-		if found == 0 && string(w) == r {
-			found = n
-		}
-		n++
-	})
-	return found
 }
 
 // sepsAround reports whether f has the runs p's leading separator can
@@ -353,7 +340,7 @@ type wordAt struct {
 // the term may start in the first word and end in the last (wordOK) and
 // that the run after the last starts with the trailing separator: then a
 // chain is a match.
-func (f *File) join(p Pattern, runs [][]wordAt, exact bool) bool {
+func (f *File) join(p Pattern, runs [][]wordAt, seps map[string]int32, exact bool) bool {
 	for _, ws := range runs {
 		if len(ws) == 0 {
 			return false
@@ -364,7 +351,7 @@ func (f *File) join(p Pattern, runs [][]wordAt, exact bool) bool {
 	}
 	gap := make([]int32, len(p.gaps))
 	for i, g := range p.gaps {
-		if gap[i] = f.sepNumber(g); gap[i] == 0 {
+		if gap[i] = seps[g]; gap[i] == 0 {
 			return false
 		}
 	}

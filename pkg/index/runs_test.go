@@ -1,0 +1,80 @@
+package index
+
+import (
+	"fmt"
+	mrand "math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestRunFinderAsLinesWith compares the one-pass automaton with asking the
+// text for each run in turn (linesWith), on texts of short and long words
+// of few letters and runs that overlap, hold one another, repeat and
+// share prefixes and suffixes, so that matches end inside one another and
+// a line holds a run many times.
+func TestRunFinderAsLinesWith(t *testing.T) {
+	r := mrand.New(mrand.NewPCG(7, 8))
+	for round := range 400 {
+		var words []string
+		for range r.IntN(50) {
+			n := r.IntN(7) // empty lines too
+			if r.IntN(10) == 0 {
+				n = 100 + r.IntN(500)
+			}
+			words = append(words, randWord(r, n))
+		}
+		text := strings.Join(words, "\n")
+		if r.IntN(2) == 0 {
+			text += "\n"
+		}
+		var runs []string
+		for range 1 + r.IntN(12) {
+			runs = append(runs, randWord(r, 1+r.IntN(4)))
+		}
+		got := newRunFinder(runs).lines([]byte(text))
+		for i, run := range runs {
+			var want []lineAt
+			linesWith([]byte(text), []byte(run), func(id, at int, line []byte) {
+				want = append(want, lineAt{id, at, int32(len(line))})
+			})
+			if !slices.Equal(got[i], want) {
+				t.Fatalf("round %d: run %q of %q in %q: got %v, want %v", round, run, runs, text, got[i], want)
+			}
+		}
+	}
+}
+
+func randWord(r *mrand.Rand, n int) string {
+	w := make([]byte, n)
+	for k := range w {
+		w[k] = "aab1é"[r.IntN(5)]
+	}
+	return string(w)
+}
+
+// BenchmarkRunFinder finds 300 runs in a dictionary of 200,000 words, in
+// one pass and with a pass per run.
+func BenchmarkRunFinder(b *testing.B) {
+	var sb strings.Builder
+	for i := range 200000 {
+		fmt.Fprintf(&sb, "word%dname%x\n", i%977, i)
+	}
+	var runs []string
+	for i := range 300 {
+		runs = append(runs, fmt.Sprintf("name%x", i*37))
+	}
+	text := []byte(sb.String())
+	b.Run("automaton", func(b *testing.B) {
+		for b.Loop() {
+			newRunFinder(runs).lines(text)
+		}
+	})
+	b.Run("each-run", func(b *testing.B) {
+		for b.Loop() {
+			for _, r := range runs {
+				linesWith(text, []byte(r), func(int, int, []byte) {})
+			}
+		}
+	})
+}
