@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,13 +58,14 @@ func main() {
 	limit := flag.Int("limit", 0, "at most N goals per tree (0: all)")
 	work := flag.String("work", "", "directory for the trees and indexes (default a fresh temporary, removed at the end)")
 	cli := flag.Bool("cli", false, "also run each goal through the piped binaries, with and without the index")
+	beside := flag.String("beside", "", "a second build's binaries (an older commit's): its rtch-mcp is asked each goal too, with a copy of the index, in the same rotation")
 	out := flag.String("json", "", "write every call's figures to this file")
 	flag.Parse()
 	if *bin == "" || (len(tasks) == 0 && len(trees) == 0 && len(gits) == 0) || (len(tasks) > 0 && *repos == "") {
 		fmt.Fprintln(os.Stderr, "usage: latency --bin DIR [--repos DIR --tasks FILE…] [--tree NAME=DIR:GOALS…] [--git NAME=GITDIR@REV:N…] [--json OUT]")
 		os.Exit(2)
 	}
-	b := &bench{bin: *bin, cli: *cli, limit: *limit}
+	b := &bench{bin: *bin, cli: *cli, limit: *limit, beside: *beside}
 	err := b.run(*repos, *work, *filter, *out, tasks, trees, gits)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "latency:", err)
@@ -73,10 +75,11 @@ func main() {
 
 // bench is one run's settings.
 type bench struct {
-	bin   string
-	cli   bool
-	limit int
-	work  string
+	bin    string
+	beside string // another build's binaries, asked beside bin's (mcp/beside)
+	cli    bool
+	limit  int
+	work   string
 }
 
 // tree is one tree and the goals asked of it.
@@ -87,7 +90,8 @@ type tree struct {
 	Files int      `json:"files"`
 	// Build is the piped lane that built the index.
 	Build timing.Sample `json:"build"`
-	// Calls are the servers' (mcp/index, mcp/no-index) and, with --cli,
+	// Calls are the servers' (mcp/index, mcp/no-index, with --beside
+	// mcp/beside: the other build with the index) and, with --cli,
 	// the piped lane's (cli/index, cli/no-index), goal by goal.
 	Calls map[string][]timing.Sample `json:"calls"`
 	// Failed are the goals (by number) each server answered with a tool
@@ -345,12 +349,19 @@ func (b *bench) measure(t *tree) error {
 		return err
 	}
 	defer off.Close()
+	servers := []*server{on, off}
+	if b.beside != "" {
+		other, err := b.besideServer(t, ix)
+		if err != nil {
+			return err
+		}
+		defer other.Close()
+		servers = append(servers, other)
+	}
 	t.Calls, t.Failed = map[string][]timing.Sample{}, map[string][]int{}
 	for i, goal := range t.Goals {
-		pair := []*server{on, off}
-		if i%2 == 1 {
-			pair = []*server{off, on}
-		}
+		// each server goes first in turn
+		pair := append(slices.Clone(servers[i%len(servers):]), servers[:i%len(servers)]...)
 		briefs := map[string]string{}
 		for _, sv := range pair {
 			s, brief, err := sv.Ask(goal)
@@ -364,6 +375,9 @@ func (b *bench) measure(t *tree) error {
 			}
 			t.Calls["mcp/"+sv.name] = append(t.Calls["mcp/"+sv.name], s)
 			briefs[sv.name] = brief
+		}
+		if b.beside != "" && briefs["beside"] != briefs["index"] {
+			fmt.Printf("  %d/%d: the brief of --beside's build differs from this build's (%d and %d bytes)\n", i+1, len(t.Goals), len(briefs["beside"]), len(briefs["index"]))
 		}
 		if briefs["index"] != briefs["no-index"] {
 			return fmt.Errorf("goal %d (%.60q): the brief with the index differs from the one without (%d and %d bytes)",
@@ -379,12 +393,33 @@ func (b *bench) measure(t *tree) error {
 			}
 		}
 		on, off := last(t.Calls["mcp/index"]), last(t.Calls["mcp/no-index"])
-		fmt.Printf("  %d/%d: index %.3f s (%.2f CPU), no-index %.3f s (%.2f CPU): %.60q\n", i+1, len(t.Goals), on.Wall, on.CPU, off.Wall, off.CPU, goal)
+		fmt.Printf("  %d/%d: index %.3f s (%.2f CPU), no-index %.3f s (%.2f CPU)", i+1, len(t.Goals), on.Wall, on.CPU, off.Wall, off.CPU)
+		if b.beside != "" {
+			o := last(t.Calls["mcp/beside"])
+			fmt.Printf(", beside %.3f s (%.2f CPU)", o.Wall, o.CPU)
+		}
+		fmt.Printf(": %.60q\n", goal)
 	}
 	return nil
 }
 
 func last(s []timing.Sample) timing.Sample { return s[len(s)-1] }
+
+// besideServer is --beside's rtch-mcp on t with a copy of the index in
+// ix (the two servers never share an index directory).
+func (b *bench) besideServer(t *tree, ix string) (*server, error) {
+	cp := ix + ".beside"
+	os.RemoveAll(cp)
+	if out, err := exec.Command("cp", "-r", ix, cp).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("copying the index: %v: %s", err, out)
+	}
+	sv, err := start(b.beside, t.Dir, "--index", cp)
+	if err != nil {
+		return nil, err
+	}
+	sv.name = "beside"
+	return sv, nil
+}
 
 // server is one rtch-mcp under test, named by its index flag.
 type server struct {
