@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -32,6 +33,12 @@ type dictionary struct {
 
 	foldOnce sync.Once
 	folded   []byte // text case-folded, made once and shared by every view
+
+	// the runs last asked of runLines and their lines: a server's call
+	// asks the same runs in its scout and its probe
+	lastMu    sync.Mutex
+	lastRuns  string
+	lastLines [][]lineAt
 }
 
 // foldedText is the dictionary's text case-folded; a server's calls share
@@ -562,13 +569,14 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 }
 
 // runLines is, by run, the words of the dictionary's folded text that
-// hold each run of the patterns, found in one pass for them all.
+// hold each run of the patterns, found in one pass for them all (the
+// last runs asked are answered again without a pass).
 func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 	var runs []string
 	found := map[string][]lineAt{}
 	for _, p := range pats {
 		for _, r := range p.runs {
-			if _, ok := found[r]; !ok && p.sep == "" && !p.any {
+			if _, ok := found[r]; !ok {
 				found[r] = nil
 				runs = append(runs, r)
 			}
@@ -577,7 +585,13 @@ func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 	if len(runs) == 0 {
 		return found
 	}
-	for i, ls := range newRunFinder(runs).lines(d.foldedText()) {
+	key := strings.Join(runs, "\n") // no run holds a line break
+	d.lastMu.Lock()
+	defer d.lastMu.Unlock()
+	if key != d.lastRuns {
+		d.lastRuns, d.lastLines = key, newRunFinder(runs).lines(d.foldedText())
+	}
+	for i, ls := range d.lastLines {
 		found[runs[i]] = ls
 	}
 	return found

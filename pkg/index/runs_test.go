@@ -5,7 +5,10 @@ import (
 	mrand "math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/rtch/rtch/pkg/match"
 )
 
 // TestRunFinderAsLinesWith compares the one-pass automaton with asking the
@@ -77,4 +80,32 @@ func BenchmarkRunFinder(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestCandidatesAskedInTurn: the dictionary answers the runs it was last
+// asked again without a pass; asked other runs in between, it still
+// answers each set of patterns as a dictionary that was never asked.
+func TestCandidatesAskedInTurn(t *testing.T) {
+	ix, _, _ := savedTree(t, match.New(nil), "strings", "net/url")
+	sets := [][]Pattern{
+		{NewPattern("strings.builder"), NewPattern("url.values")},
+		{NewPattern("url.parse"), NewPattern("a.b")},
+		{NewPattern("strings.builder"), NewPattern("url.values")},
+		{NewPattern("strings.builder"), NewPattern("url.values")},
+	}
+	var fresh [][]bool
+	for _, pats := range sets {
+		ix.words.d = nil // a dictionary never asked
+		ix.words.once = sync.Once{}
+		fresh = append(fresh, slices.Clone(ix.Candidates(pats).may))
+	}
+	ix.words.d, ix.words.once = nil, sync.Once{}
+	for i, pats := range sets {
+		if got := ix.Candidates(pats).may; !slices.Equal(got, fresh[i]) {
+			t.Fatalf("set %d asked after set %d: the candidates differ from a fresh dictionary's", i, i-1)
+		}
+		if !slices.Contains(fresh[i], true) {
+			t.Fatalf("set %d: no candidate at all; the test asks nothing", i)
+		}
+	}
 }
