@@ -114,6 +114,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	if pct, ok := serverGC(env.Getenv); ok {
 		debug.SetGCPercent(pct)
 	}
+	keepMemoryLimit(env.Getenv)
 	o.hot.Getenv = env.Getenv
 	o.hot.Warn = func(s string) { env.Warnf("%s", s) }
 	srv, stop, err := NewServer(ctx, root, o.hot)
