@@ -589,7 +589,7 @@ func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 	d.lastMu.Lock()
 	defer d.lastMu.Unlock()
 	if key != d.lastRuns {
-		d.lastRuns, d.lastLines = key, newRunFinder(runs).lines(d.foldedText())
+		d.lastRuns, d.lastLines = key, findRuns(runs, d.foldedText())
 	}
 	for i, ls := range d.lastLines {
 		found[runs[i]] = ls

@@ -84,14 +84,22 @@ func BenchmarkRunFinder(b *testing.B) {
 
 // TestCandidatesAskedInTurn: the dictionary answers the runs it was last
 // asked again without a pass; asked other runs in between, it still
-// answers each set of patterns as a dictionary that was never asked.
+// answers each set of patterns as a dictionary that was never asked; and
+// a set of many runs (one pass for all) as a set of few (a pass each).
 func TestCandidatesAskedInTurn(t *testing.T) {
 	ix, _, _ := savedTree(t, match.New(nil), "strings", "net/url")
+	var many []Pattern // more runs than automatonRuns: one pass for all
+	for _, term := range []string{"strings.builder", "url.values", "url.parse", "a.b", "strings.index", "url.url",
+		"strings.newreader", "err.error", "t.fatalf", "b.len", "s.string", "u.host", "u.path", "q.get", "v.set"} {
+		many = append(many, NewPattern(term))
+	}
 	sets := [][]Pattern{
 		{NewPattern("strings.builder"), NewPattern("url.values")},
 		{NewPattern("url.parse"), NewPattern("a.b")},
 		{NewPattern("strings.builder"), NewPattern("url.values")},
 		{NewPattern("strings.builder"), NewPattern("url.values")},
+		many, many,
+		{NewPattern("url.parse"), NewPattern("a.b")},
 	}
 	var fresh [][]bool
 	for _, pats := range sets {
@@ -106,6 +114,15 @@ func TestCandidatesAskedInTurn(t *testing.T) {
 		}
 		if !slices.Contains(fresh[i], true) {
 			t.Fatalf("set %d: no candidate at all; the test asks nothing", i)
+		}
+	}
+	all := ix.Candidates(many)
+	for pi, p := range many {
+		one := ix.Candidates([]Pattern{p})
+		for k := range p.runs {
+			if a, b := all.runs[pi][k], one.runs[0][k]; !slices.Equal(a.ws, b.ws) || !slices.Equal(a.first, b.first) {
+				t.Fatalf("%v run %d: its words asked among %d patterns differ from those asked alone", p.runs, k, len(many))
+			}
 		}
 	}
 }
