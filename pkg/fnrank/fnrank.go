@@ -12,7 +12,8 @@
 // of mentions and normalised by the unit's length; terms on the head line
 // (the signature) count once more, and a name the goal writes counts three
 // times its weight. Units of the best files count more than those of files
-// further down (the file's rank). The weights were chosen on the shared
+// further down (the file's rank); those of a test file, and a type that
+// only declares a shape, count less. The weights were chosen on the shared
 // evaluation tasks (docs/decisions/functions.md).
 package fnrank
 
@@ -25,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/rtch/rtch/pkg/match"
+	"github.com/rtch/rtch/pkg/rank"
 	"github.com/rtch/rtch/pkg/symbols"
 )
 
@@ -97,11 +99,21 @@ type Weights struct {
 	// lifted to (0: not lifted): imports and declarations of the file a
 	// fix lands in change with it in about one task in six.
 	BestTopLevel int
+	// Test scales the units of a test file (rank.IsTest): the goal's
+	// words are in the tests of the code that changes, and the change is
+	// in that code. Decl scales a type, struct, interface or enum that
+	// holds no other definition: it names the goal's words, and the code
+	// that uses it is where a fix lands.
+	Test, Decl float64
 }
 
 // Default are the weights in use (docs/decisions/functions.md).
 var Default = Weights{K1: 1.2, B: 0.3, AvgLines: 30, Head: 1, Name: 3, TopLevel: 0.5, Container: 0.5,
-	FileFactor: []float64{1, 0.5, 0.35, 0.2}, BestTopLevel: 4}
+	FileFactor: []float64{1, 0.5, 0.35, 0.2}, BestTopLevel: 4, Test: 0.3, Decl: 0.5}
+
+// declKinds are the kinds of definitions that declare a shape rather
+// than hold code.
+var declKinds = map[string]bool{"type": true, "struct": true, "interface": true, "enum": true}
 
 // maxEvidence caps the evidence lines kept per unit.
 const maxEvidence = 8
@@ -223,6 +235,9 @@ func fileUnits(f File, terms []Term, m *match.Matcher, w Weights) []Unit {
 		}
 	}
 	factor := w.FileFactor[min(max(f.Rank, 1), len(w.FileFactor))-1]
+	if rank.IsTest(f.Path) {
+		factor *= w.Test
+	}
 	for i := range units {
 		units[i].Score, units[i].Why = score(&units[i], &ev[i], terms, df, len(units), w)
 		units[i].Score = math.Round(units[i].Score*factor*10000) / 10000
@@ -302,6 +317,8 @@ func score(u *Unit, e *unitEvidence, terms []Term, df []int, nunits int, w Weigh
 		s *= w.TopLevel
 	case u.Nested:
 		s *= w.Container
+	case declKinds[u.Kind]:
+		s *= w.Decl
 	}
 	return s, why
 }

@@ -148,3 +148,28 @@ func TestTerms(t *testing.T) {
 		t.Errorf("weights %v %v", got[0].Weight, got[1].Weight)
 	}
 }
+
+// TestTestFilesCountLess: a test file ranked first mentions the goal's
+// words as often as the code it tests, ranked second; the code's function
+// comes first.
+func TestTestFilesCountLess(t *testing.T) {
+	code := "package p\n\nfunc retryWait(n int) int {\n\treturn backoff(n)\n}\n"
+	test := "package p\n\nfunc TestRetry(t *testing.T) {\n\t_ = backoff(2)\n}\n"
+	files := []File{{Path: "retry_test.go", Rank: 1, Data: []byte(test)}, {Path: "retry.go", Rank: 2, Data: []byte(code)}}
+	w := Default
+	w.BestTopLevel = 0
+	if got := keys(Rank(files, []Term{{Term: "backoff", Weight: 2}}, w)); got != "retry.go:retryWait retry_test.go:TestRetry" {
+		t.Errorf("ranking %s, want the code before its test", got)
+	}
+}
+
+// TestDeclarationsCountLess: a struct that mentions the goal's word as
+// often as a function does comes after the function; it stays ranked.
+func TestDeclarationsCountLess(t *testing.T) {
+	src := "package p\n\ntype policy struct {\n\tbackoff int\n}\n\nfunc wait() {\n\t_ = backoff\n}\n"
+	w := Default
+	w.BestTopLevel = 0
+	if got := keys(Rank([]File{{Path: "p.go", Rank: 1, Data: []byte(src)}}, []Term{{Term: "backoff", Weight: 2}}, w)); got != "p.go:wait p.go:policy" {
+		t.Errorf("ranking %s, want the function before the struct", got)
+	}
+}
