@@ -173,3 +173,19 @@ func TestDeclarationsCountLess(t *testing.T) {
 		t.Errorf("ranking %s, want the function before the struct", got)
 	}
 }
+
+// TestGoalRepeats: of two terms equally rare, the one the goal mentions
+// four times lifts its function above the one mentioned once.
+func TestGoalRepeats(t *testing.T) {
+	src := "def load():\n    read_cache()\n\ndef save():\n    write_index()\n"
+	terms := Terms([]schema.Candidate{
+		{Term: "read_cache", Origin: "exploratory", Use: "exploratory", IDF: 2, GoalCount: 1},
+		{Term: "write_index", Origin: "exploratory", Use: "exploratory", IDF: 2, GoalCount: 4},
+	})
+	if math.Abs(terms[1].Weight-2*math.Pow(4, goalCountExp)) > 1e-9 || terms[0].Weight != 2 {
+		t.Fatalf("weights %+v", terms)
+	}
+	if got := keys(Rank([]File{{Path: "m.py", Rank: 1, Data: []byte(src)}}, terms, Default)); !strings.HasPrefix(got, "m.py:save m.py:load") {
+		t.Errorf("ranking %s, want save (the term the goal repeats) first", got)
+	}
+}

@@ -1,11 +1,16 @@
 package fnrank
 
 import (
+	"math"
 	"strings"
 	"unicode"
 
 	"github.com/rtch/rtch/pkg/schema"
 )
+
+// goalCountExp damps how a term's mentions in the goal add to its
+// weight: 2 mentions ×1.23, 5 ×1.62, 10 ×2 (docs/decisions/functions.md).
+const goalCountExp = 0.3
 
 // Terms are the basket's candidates that say where the goal is, weighed:
 // noise, exclusions, cautions and zone context (pressure) are left out.
@@ -23,8 +28,10 @@ func Terms(cands []schema.Candidate) []Term {
 // Weigh is a candidate's weight: its IDF, times 1.5 when the goal writes
 // it as code (an identifier, a qualified or dotted name, a stack frame),
 // 1.5 when it is in the goal's title, 1.2 when the scout confirmed it in
-// the tree's shape (a symbol, a file or directory name, a seed), and 2 for
-// a quoted phrase or error message of two words or more.
+// the tree's shape (a symbol, a file or directory name, a seed), 2 for
+// a quoted phrase or error message of two words or more, and the number
+// of times the goal mentions it to the power goalCountExp: what a goal
+// keeps coming back to is what it is about.
 func Weigh(c schema.Candidate) float64 {
 	w := c.IDF
 	switch c.GoalKind {
@@ -37,6 +44,9 @@ func Weigh(c schema.Candidate) float64 {
 	}
 	if c.InTitle {
 		w *= 1.5
+	}
+	if c.GoalCount > 1 {
+		w *= math.Pow(float64(c.GoalCount), goalCountExp)
 	}
 	switch c.Origin {
 	case "code_symbol", "file_path", "explicit_seed":
