@@ -34,6 +34,15 @@ var kindRank = map[string]int{
 	KindCamelPart: 10, KindSnakePart: 11, KindWord: 12, KindAbbreviation: 13,
 }
 
+// Named reports whether a goal term of kind names something checkable in a
+// tree (a frame, path, file name, qualified or dotted name, identifier,
+// flag, error fragment or quoted text), as a plain word, a part split from
+// an identifier, a scope word or an abbreviation does not.
+func Named(kind string) bool {
+	r, ok := kindRank[kind]
+	return ok && r <= kindRank[KindQuoted] && kind != KindScope
+}
+
 // Limits on the length of phrase terms, in bytes.
 const (
 	maxQuoted   = 120

@@ -3,9 +3,8 @@ package packet
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -134,8 +133,12 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 	if in.Functions != nil && in.Functions.Functions != nil {
 		p.RankedFunctions = in.Functions.Functions
 	}
-	verdict := halting(in, p)
+	verdict := halting(in, p, o.Pointers)
+	if verdict.reason != HaltSatisfied && verdict.next == "" {
+		verdict.next = o.Pointers.wider("for more probes and a larger budget")
+	}
 	p.HaltingReason = verdict.reason
+	p.Verdict = packetVerdict(verdict)
 	p.CautionMap = cautionMap(in, p)
 	p.RelationalEvidence = in.Relations
 	p.UnresolvedQuestions = unresolved(in, p, verdict)
@@ -196,12 +199,6 @@ func projection(g *schema.Gate) schema.EffectiveRecordProjection {
 		pr.Unresolved = []schema.Unresolved{}
 	}
 	return pr
-}
-
-// evidenceClass reports whether a chunk's class makes it evidence rather than a
-// lead.
-func evidenceClass(c string) bool {
-	return c == "claim_supporting" || c == "hydrated_evidence" || c == "effective_record_view"
 }
 
 // Arrange orders chunks for reading: grouped by surface, the surfaces in the
@@ -339,179 +336,6 @@ func selected(in *Input, chunks []schema.Chunk) []schema.SelectedSurface {
 func ranked(in *Input, p string) bool {
 	for _, rs := range in.Rank.Surfaces {
 		if rs.Path == p {
-			return true
-		}
-	}
-	return false
-}
-
-// verdict is the halting decision with the reasons behind it.
-type verdict struct {
-	reason string
-	// unmet lists requirements of the enough-evidence definition not met.
-	unmet []string
-	// met lists the requirements found and met.
-	met []string
-	// named are the named items of the definition (for next probes).
-	named []string
-}
-
-var (
-	quotedRe = regexp.MustCompile("`([^`]+)`|\"([^\"]+)\"|'([^'\\s][^']*[^'\\s])'")
-	tokenRe  = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:[./][A-Za-z0-9_][A-Za-z0-9_-]*)*(?:\(\))?`)
-	countRe  = regexp.MustCompile(`(?i)\b(\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:[a-z-]+\s+){0,2}?(chunks?|surfaces?|files?|locations?|sites?|places?|definitions?|call\s?sites?)\b`)
-	claimRe  = regexp.MustCompile(`(?i)\bclaim`)
-	numWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-)
-
-// namedItems extracts what the definition names concretely: quoted or
-// backquoted strings, paths and file names, and identifiers shaped like code
-// (CamelCase inside, snake_case, dotted, or called "()"). Plain words name
-// nothing checkable and are left out.
-func namedItems(def string) []string {
-	var out []string
-	seen := map[string]bool{}
-	add := func(s string) {
-		s = strings.TrimSuffix(strings.TrimSpace(s), "()")
-		if s != "" && !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	rest := def
-	for _, m := range quotedRe.FindAllStringSubmatch(def, -1) {
-		add(m[1] + m[2] + m[3])
-		rest = strings.Replace(rest, m[0], " ", 1)
-	}
-	for _, t := range tokenRe.FindAllString(rest, -1) {
-		if codeShaped(t) {
-			add(t)
-		}
-	}
-	return out
-}
-
-func codeShaped(t string) bool {
-	if strings.HasSuffix(t, "()") || strings.Contains(t, "_") || strings.Contains(t, "/") {
-		return true
-	}
-	if i := strings.LastIndexByte(t, '.'); i > 0 && i < len(t)-1 {
-		return true
-	}
-	for i, r := range t {
-		if i > 0 && r >= 'A' && r <= 'Z' {
-			return true
-		}
-	}
-	return false
-}
-
-// halting decides the halting reason. The rule, in order:
-//  1. no chunk of an evidence class (claim_supporting, hydrated_evidence,
-//     effective_record_view) and no source-bearing hit: no_signal_at_normal_fanout;
-//  2. every requirement of the enough-evidence definition met, and at least
-//     one evidence chunk: enough_evidence_definition_satisfied. Requirements:
-//     each named item (quoted text, path, code-shaped identifier) appears in an
-//     evidence chunk's text or path; "N chunks/locations/sites" needs N
-//     evidence chunks and "N files/surfaces" N files with one; "claim" needs a
-//     claim_supporting chunk. A definition naming nothing checkable needs an
-//     evidence chunk on the best-ranked surface;
-//  3. otherwise budget_exhausted when hydration left ranked surfaces or ranges
-//     unread for budget, else partial_evidence_only.
-func halting(in *Input, p *schema.Packet) verdict {
-	var ev []schema.Chunk
-	for _, c := range p.HydratedChunks {
-		if evidenceClass(c.ConfidenceClass) {
-			ev = append(ev, c)
-		}
-	}
-	signal := len(ev) > 0
-	for _, h := range in.Hits {
-		if h.ConfidenceClass == "source_bearing_hit" {
-			signal = true
-			break
-		}
-	}
-	v := verdict{}
-	def := in.Intake.EnoughEvidenceDefinition
-	v.named = namedItems(def)
-	for _, item := range v.named {
-		found := ""
-		for _, c := range ev {
-			if strings.Contains(c.Text, item) || strings.Contains(c.Path, item) {
-				found = c.Path + ":" + c.LineRange
-				break
-			}
-		}
-		if found != "" {
-			v.met = append(v.met, fmt.Sprintf("%q found in %s", item, found))
-		} else {
-			v.unmet = append(v.unmet, fmt.Sprintf("%q appears in no hydrated evidence chunk", item))
-		}
-	}
-	files := map[string]bool{}
-	for _, c := range ev {
-		files[c.Path] = true
-	}
-	for _, m := range countRe.FindAllStringSubmatch(def, -1) {
-		n, ok := numWords[strings.ToLower(m[1])]
-		if !ok {
-			n, _ = strconv.Atoi(m[1])
-		}
-		noun := strings.ToLower(m[2])
-		have, what := len(ev), "evidence chunks"
-		if strings.HasPrefix(noun, "file") || strings.HasPrefix(noun, "surface") {
-			have, what = len(files), "files with evidence"
-		}
-		if have >= n {
-			v.met = append(v.met, fmt.Sprintf("%d %s (asked: %s)", have, what, m[0]))
-		} else {
-			v.unmet = append(v.unmet, fmt.Sprintf("%d %s, the definition asks for %q", have, what, m[0]))
-		}
-	}
-	if claimRe.MatchString(def) {
-		has := false
-		for _, c := range ev {
-			if c.ConfidenceClass == "claim_supporting" {
-				has = true
-			}
-		}
-		if has {
-			v.met = append(v.met, "a claim_supporting chunk is present")
-		} else {
-			v.unmet = append(v.unmet, "the definition asks for a claim, and no chunk is claim_supporting (a durable handle, explicit seed or manifest key read in a truth file)")
-		}
-	}
-	if len(v.named) == 0 && len(v.met)+len(v.unmet) == 0 {
-		top := ""
-		for _, s := range p.SelectedSurfaces {
-			if s.Rank >= 1 {
-				top = s.Path
-				break
-			}
-		}
-		if top != "" && files[top] {
-			v.met = append(v.met, fmt.Sprintf("the best-ranked surface %s was read as evidence (the definition names nothing checkable)", top))
-		} else {
-			v.unmet = append(v.unmet, "the definition names nothing checkable (no quoted text, path or identifier) and the best-ranked surface holds no evidence chunk")
-		}
-	}
-	switch {
-	case !signal:
-		v.reason = HaltNoSignal
-	case len(ev) > 0 && len(v.unmet) == 0:
-		v.reason = HaltSatisfied
-	case budgetSkipped(in):
-		v.reason = HaltBudget
-	default:
-		v.reason = HaltPartial
-	}
-	return v
-}
-
-func budgetSkipped(in *Input) bool {
-	for _, s := range in.Skips {
-		if (s.Stage == hydrate.Stage || s.Stage == Stage) && s.Reason == "budget" {
 			return true
 		}
 	}
@@ -700,6 +524,9 @@ const maxNextProbes = 12
 
 func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string, ptr Pointers) []string {
 	var out []string
+	if v.reason != HaltSatisfied && v.next != "" {
+		out = append(out, v.next) // the verdict's next call comes first
+	}
 	covered := func(pth string, line int) bool {
 		for _, c := range p.HydratedChunks {
 			if c.Path == pth && line >= c.StartLine && line <= c.EndLine {
@@ -754,8 +581,20 @@ func nextProbes(in *Input, p *schema.Packet, v verdict, persisted string, ptr Po
 		out = append(out, ptr.gate(p.PacketID))
 	}
 	out = append(out, ptr.rehydrate(p.PacketID, persisted))
+	out = unique(out)
 	if len(out) > maxNextProbes {
 		out = out[:maxNextProbes]
+	}
+	return out
+}
+
+// unique keeps the first of each string, in order.
+func unique(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
 	}
 	return out
 }

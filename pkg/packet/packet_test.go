@@ -114,7 +114,9 @@ func TestHaltingRule(t *testing.T) {
 		{"`Missing` is hydrated", func(in *Input) {
 			in.Skips = append(in.Skips, schema.Skip{Path: "c.go", Reason: "budget", Stage: "hydrate"})
 		}, HaltBudget},
-		{"two files are read", nil, HaltPartial}, // b.go's chunk is only a hit
+		{"two files are read", nil, HaltSatisfied}, // b.go's chunk is a hit read where it occurs
+		{"three files are read", nil, HaltPartial},
+		{"two files are read", func(in *Input) { in.Chunks[1].ConfidenceClass = "weak_hit" }, HaltPartial},
 		{"one file is read", nil, HaltSatisfied},
 		{"the claim is supported", nil, HaltPartial},
 		{"the faulty function is hydrated", nil, HaltSatisfied}, // best surface holds evidence

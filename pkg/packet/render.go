@@ -138,6 +138,7 @@ func header(b *strings.Builder, p *schema.Packet, lk look, size int) {
 		files[c.Path] = true
 	}
 	w("- **verdict:** %s · %d chunks from %d files · fanout %s · expected output %s\n", mdsafe.Code(p.HaltingReason), len(p.HydratedChunks), len(files), p.FanoutLevelUsed, p.Intake.ExpectedOutput)
+	verdictLines(b, p, lk.pointers)
 	w("- **size:** %d of %d tokens, this whole brief by %s\n", size, p.Budget.Cap, lk.count.Describe())
 	zone := mdsafe.Code(p.ZoneDescriptor.ZoneRoot)
 	if g := p.ZoneDescriptor.Git; g != nil {
@@ -154,6 +155,41 @@ func header(b *strings.Builder, p *schema.Packet, lk look, size int) {
 	w("- **zone:** %s · effective-record gate %s · generated %s\n", zone, mdsafe.Code(p.EffectiveRecordProjection.Status), p.GeneratedAt)
 	if len(p.HydratedChunks) > 0 {
 		w("- **every chunk:** %s\n", strings.Join(common(p, lk), "; "))
+	}
+}
+
+// verdictShown is how many requirements the header lists, each cut to
+// verdictRunes.
+const (
+	verdictShown = 3
+	verdictRunes = 160
+)
+
+// verdictLines says what satisfied the definition, or what is missing and
+// the next call.
+func verdictLines(b *strings.Builder, p *schema.Packet, ptr Pointers) {
+	v := p.Verdict
+	shown := func(items []string) string {
+		var out []string
+		for _, it := range items[:min(len(items), verdictShown)] {
+			out = append(out, mdsafe.Code(mdsafe.Cut(it, verdictRunes)))
+		}
+		if len(items) > verdictShown {
+			out = append(out, fmt.Sprintf("and %d more %s", len(items)-verdictShown, ptr.list(p.PacketID, "verdict")))
+		}
+		return strings.Join(out, "; ")
+	}
+	if v.Satisfied {
+		if len(v.By) > 0 {
+			fmt.Fprintf(b, "- **satisfied by:** %s\n", shown(v.By))
+		}
+		return
+	}
+	if len(v.Missing) > 0 {
+		fmt.Fprintf(b, "- **missing:** %s\n", shown(v.Missing))
+	}
+	if v.Next != "" {
+		fmt.Fprintf(b, "- **next call:** %s\n", mdsafe.Code(v.Next))
 	}
 }
 

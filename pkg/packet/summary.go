@@ -27,6 +27,7 @@ func Summarize(p *schema.Packet, ptr Pointers, withText bool) schema.PacketSumma
 		PacketID:       p.PacketID,
 		GeneratedAt:    p.GeneratedAt,
 		HaltingReason:  p.HaltingReason,
+		Verdict:        schema.Verdict{Satisfied: p.Verdict.Satisfied, By: firstCut(p.Verdict.By, summaryFirst), Missing: firstCut(p.Verdict.Missing, summaryFirst), Next: p.Verdict.Next},
 		Gate:           p.EffectiveRecordProjection.Status,
 		Budget:         p.Budget,
 		Surfaces:       []schema.SummarySurface{},

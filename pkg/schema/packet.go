@@ -48,10 +48,29 @@ type Packet struct {
 	// HaltingReason: enough_evidence_definition_satisfied, budget_exhausted,
 	// no_signal_at_normal_fanout, partial_evidence_only.
 	HaltingReason string `json:"halting_reason"`
+	// Verdict says what the halting reason rests on: what satisfied the
+	// enough-evidence definition, or what is missing and the next call.
+	Verdict Verdict `json:"verdict"`
 	// EffectiveRecordProjection is the gate's status and effective views.
 	EffectiveRecordProjection EffectiveRecordProjection `json:"effective_record_projection"`
 	// Budget is the tokens spent on chunks and the cap.
 	Budget PacketBudget `json:"budget"`
+}
+
+// Verdict is the enough-evidence verdict an agent acts on: Satisfied with
+// the requirements By which it was met, or not, with the requirements
+// Missing and the Next call that would read what is missing.
+type Verdict struct {
+	// Satisfied is true when halting_reason is
+	// enough_evidence_definition_satisfied.
+	Satisfied bool `json:"satisfied"`
+	// By are the requirements met, each with the chunk that met it.
+	By []string `json:"by"`
+	// Missing are the requirements not met.
+	Missing []string `json:"missing"`
+	// Next is the one call that reads what is missing first (a shell
+	// command, or an rtch-mcp tool and its argument); "" when satisfied.
+	Next string `json:"next"`
 }
 
 // ZoneDescriptor is the packet's view of rtch.zone.

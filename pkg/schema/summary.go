@@ -20,6 +20,9 @@ type PacketSummary struct {
 	GeneratedAt string `json:"generated_at"`
 	// HaltingReason is the packet's verdict.
 	HaltingReason string `json:"halting_reason"`
+	// Verdict is the packet's verdict with its first requirements met or
+	// missing, each cut to one line.
+	Verdict Verdict `json:"verdict"`
 	// Gate is the effective-record gate's status.
 	Gate string `json:"gate"`
 	// Commit is the git HEAD the chunks were read at ("" outside git).
