@@ -310,6 +310,9 @@ func TestParseFlags(t *testing.T) {
 	if strings.Join(o.baseline.Exts, " ") != ".go .py" || o.baseline.K1 != 1.2 || o.baseline.B != 0.75 || o.jobs != 1 {
 		t.Errorf("options %+v", o)
 	}
+	if o, err := parseFlags([]string{"--repos", ".", "--enough-floor", "70"}); err != nil || o.enoughFloor != 70 {
+		t.Errorf("--enough-floor 70: %v %d", err, o.enoughFloor)
+	}
 	for _, bad := range [][]string{
 		{},
 		{"--repos", "missing-dir"},
@@ -317,6 +320,7 @@ func TestParseFlags(t *testing.T) {
 		{"--repos", ".", "--repo-filter", "("},
 		{"--repos", ".", "extra"},
 		{"--repos", ".", "--no-such-flag"},
+		{"--repos", ".", "--enough-floor", "101"},
 	} {
 		if _, err := parseFlags(bad); err == nil {
 			t.Errorf("parseFlags(%q) accepted", bad)

@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -68,6 +69,9 @@ type options struct {
 	// wholeFiles also scores whole files read in the packet's own order
 	// within its budget (the baseline the windows must beat).
 	wholeFiles bool
+	// enoughFloor, when > 0, is rtch-hydrate's --enough-floor (the stop
+	// rule's parameter, for its curve).
+	enoughFloor int
 }
 
 const usage = `usage: eval --repos DIR [flags]
@@ -99,6 +103,8 @@ Flags:
                       (default classic,learned; "" for none)
   --whole-files       also score whole files read in the packet's own order within
                       its budget (gold-line recall beside the packet's chunks)
+  --enough-floor N    run rtch-hydrate with --enough-floor N (percent of the chunk budget
+                      spent before the lane may stop; 100 spends it all; default: its own)
 
 Exit codes: 0 done (failed tasks are reported, not fatal), 1 the run failed,
 2 usage or missing input.
@@ -150,6 +156,7 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&exts, "baseline-exts", "", "")
 	rankers := fs.String("rankers", "classic,learned", "")
 	fs.BoolVar(&o.wholeFiles, "whole-files", false, "")
+	fs.IntVar(&o.enoughFloor, "enough-floor", 0, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -167,6 +174,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.jobs < 1 || o.limit < 0 || o.timeout <= 0 {
 		return o, errors.New("--jobs must be ≥ 1, --limit ≥ 0 and --timeout > 0")
+	}
+	if o.enoughFloor < 0 || o.enoughFloor > 100 {
+		return o, errors.New("--enough-floor must be a percentage from 1 to 100")
 	}
 	if filter != "" {
 		re, err := regexp.Compile(filter)
@@ -332,6 +342,9 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 	}
 	mat := &trees.Materialiser{Cache: o.cache}
 	po := pipelineOptions{Bin: o.bin, Enough: o.enough, Timeout: o.timeout}
+	if o.enoughFloor > 0 {
+		po.HydrateArgs = []string{"--enough-floor", strconv.Itoa(o.enoughFloor)}
+	}
 	rep := report{
 		Date:          time.Now().UTC().Format(time.RFC3339),
 		Args:          os.Args,

@@ -43,6 +43,8 @@ type pipelineOptions struct {
 	Timeout time.Duration
 	// ProbeArgs are added to rtch-probe's arguments (--ranker classic).
 	ProbeArgs []string
+	// HydrateArgs are added to rtch-hydrate's arguments (--enough-floor N).
+	HydrateArgs []string
 }
 
 // packetView is the part of an rtch.packet record the scorer reads.
@@ -158,7 +160,7 @@ func runPipeline(ctx context.Context, tree, intent string, o pipelineOptions) (p
 		{"--dir", tree},
 		// Every task's tree is new: a tree index would be built and never
 		// reused, and its output is byte-identical to --no-index.
-		{"--no-index"}, append([]string{"--no-index"}, o.ProbeArgs...), nil,
+		{"--no-index"}, append([]string{"--no-index"}, o.ProbeArgs...), o.HydrateArgs,
 	}
 	env := append(os.Environ(), "RTCH_ZONE_ROOT="+tree)
 	stages := pipelineTools[:len(pipelineTools)-1]

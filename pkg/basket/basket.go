@@ -142,6 +142,19 @@ func ScoutTerms(in schema.Intake, handles []string) []string {
 	return out
 }
 
+// ScoutNameParts are the goal's abbreviations, for the scout's
+// Options.NameParts: each enters the basket only when the tree names
+// something with it.
+func ScoutNameParts(in schema.Intake) []string {
+	var out []string
+	for _, g := range in.GoalTerms {
+		if g.Kind == intake.KindAbbreviation {
+			out = append(out, g.Term)
+		}
+	}
+	return out
+}
+
 // ScoutGroups maps each folded goal term that spells an idea with others
 // to its group (schema.GoalTerm's Group), for the scout's Options.Groups;
 // nil when the intake groups nothing.
@@ -461,6 +474,15 @@ func (b *builder) goalTerm(g schema.GoalTerm, gc *goalCtx) {
 		c.Origin, c.Use, c.PairedWith = origin, UseLocate, paired
 		c.Notes = fmt.Sprintf("goal term (%s) confirmed by shape: %s", g.Kind, why)
 		c.ExpectedSignal = expectedSignal(origin)
+	case g.Kind == intake.KindAbbreviation && (st == nil || st.NamePart == 0):
+		// The short form enters only where the tree names something with
+		// it (a file, directory, definition, heading or key, or a part of
+		// a definition's name: funcOpMul, parse_opts): found only in body
+		// text it is as likely another word's short form as the goal
+		// word's (docs/decisions/stop.md).
+		c.Origin, c.Use = "noise", UseExploratory
+		c.Notes = fmt.Sprintf("abbreviation of the goal word %q that no name in the tree is written with", g.Parent)
+		c.ExpectedSignal = "none expected: not used as a name in this tree"
 	case st != nil && st.DF == 0:
 		c.Origin, c.Use = "noise", UseExploratory
 		c.Notes = fmt.Sprintf("goal term (%s) that no walked file contains", g.Kind)

@@ -176,3 +176,27 @@ func TestIssueIsProcessUnlessShaped(t *testing.T) {
 		t.Errorf("issues without shape: origin %q, want noise", c.Origin)
 	}
 }
+
+// TestAbbreviationNeedsANameInTheTree: the short form of a goal word is
+// searched only where the tree names something with it; one found in body
+// text alone is noise, never probed.
+func TestAbbreviationNeedsANameInTheTree(t *testing.T) {
+	in := schema.Intake{IntakeFields: schema.IntakeFields{Goal: "the parser rejects valid options in a request"},
+		GoalTerms: []schema.GoalTerm{{Term: "options", Kind: "word", Offset: 24, Length: 7, Count: 1},
+			{Term: "opts", Kind: "abbreviation", Offset: 24, Length: 7, Count: 1, Parent: "options"},
+			{Term: "req", Kind: "abbreviation", Offset: 37, Length: 7, Count: 1, Parent: "request"}}}
+	res := &scout.Result{Terms: map[string]*scout.TermStats{
+		"options": stats(9), "req": stats(40),
+		"opts": stats(6, scout.Confirmation{Kind: "code_symbol", Path: "parse/opts.go", Line: 3}),
+	}}
+	out := Build(Input{Intake: in, Scout: res})
+	if c := find(out.Candidates, "opts"); c.Origin != "code_symbol" {
+		t.Errorf("abbreviation defined in the tree: origin %q, want code_symbol", c.Origin)
+	}
+	if c := find(out.Candidates, "req"); c.Origin != "noise" || !strings.Contains(c.Notes, `abbreviation of the goal word "request"`) {
+		t.Errorf("abbreviation in body text only: origin %q (%s), want noise", c.Origin, c.Notes)
+	}
+	if c := find(out.Candidates, "options"); c.Origin != "exploratory" {
+		t.Errorf("the goal word itself: origin %q, want exploratory", c.Origin)
+	}
+}

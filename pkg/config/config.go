@@ -94,6 +94,9 @@ type Hydrate struct {
 	KnownTargetLines int `toml:"known_target_lines"`
 	// MaxChunksPerProbe; default 8.
 	MaxChunksPerProbe int `toml:"max_chunks_per_probe"`
+	// EnoughFloor is the percentage of the chunk budget spent before the
+	// lane may stop for enough evidence; 100 never stops early; default 90.
+	EnoughFloor int `toml:"enough_floor"`
 }
 
 // Scout configures the shape scout and the basket.

@@ -90,6 +90,9 @@ func (h *hydrator) deepen(surfaces []*surface) {
 // extend reads lines s..e of sf as an added chunk if they fit the budget and
 // the probe cap.
 func (h *hydrator) extend(sf *surface, s, e int, below bool) bool {
+	if h.enough() {
+		return false
+	}
 	target := s
 	if !below {
 		target = e

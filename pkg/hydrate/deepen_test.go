@@ -243,18 +243,8 @@ func TestHalfFirstWindowBelowTheTop(t *testing.T) {
 // topDepth further windows before ranks 2 and 3 take theirs; the budget here
 // holds about twenty windows.
 func TestBestFileDeepFirst(t *testing.T) {
-	files := map[string]string{}
-	var ss []schema.RankedSurface
-	for _, p := range []string{"a.go", "b.go", "c.go", "d.go"} {
-		files[p] = numbered(p, 2000)
-		var anchors []int
-		for l := 100; l <= 2000; l += 100 {
-			anchors = append(anchors, l)
-		}
-		ss = append(ss, schema.RankedSurface{Path: p, Anchors: anchors})
-	}
-	root := writeTree(t, files)
-	res, err := Hydrate(input(ss...), opts(root, 8000))
+	in, root := longFiles(t)
+	res, err := Hydrate(in, opts(root, 8000))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func (h *hydrator) fillRest(surfaces []*surface) {
 			}
 		}
 	}
-	if h.o.Deepen {
+	if h.o.Deepen && !h.enough() {
 		h.deepen(surfaces)
 	}
 }
@@ -129,6 +129,9 @@ func (h *hydrator) hold(sf *surface, chunks []schema.Chunk, replace bool) {
 	}
 	sf.chunks = append(sf.chunks, chunks...)
 	h.holdViews(sf, chunks)
+	if h.stop != nil {
+		h.stop.held(chunks)
+	}
 }
 
 // holdViews records, once per chunk, that an effective-record view stands
@@ -146,6 +149,9 @@ func (h *hydrator) holdViews(sf *surface, chunks []schema.Chunk) {
 // take gives sf its next step if it fits under limit and the probe cap; a step
 // refused by the probe cap is passed over for good.
 func (h *hydrator) take(sf *surface, limit int) bool {
+	if h.enough() {
+		return false
+	}
 	for sf.next < len(sf.steps) {
 		st := sf.steps[sf.next]
 		if !st.built {
@@ -244,6 +250,9 @@ func (h *hydrator) charge(sf *surface, st *step) (probe string, full bool) {
 
 // narrow tries a ±NarrowWindow window around the surface's best target line.
 func (h *hydrator) narrow(sf *surface) {
+	if h.enough() {
+		return
+	}
 	first := sf.steps[0]
 	n := sf.file.Lines()
 	t := first.seg.target

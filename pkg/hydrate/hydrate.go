@@ -55,6 +55,10 @@ type Options struct {
 	// budget (header, lists, questions); -1 holds back nothing and prices
 	// chunk text alone. 0 means FrameReserve.
 	Frame int
+	// EnoughFloor is the percentage of the chunk budget spent before the
+	// lane may stop for enough evidence (stopper); 0 or 100 never stops
+	// before the budget is spent. NewOptions sets DefaultEnoughFloor.
+	EnoughFloor int
 }
 
 // NewOptions fills Options from the configuration and the intake: the budget
@@ -73,6 +77,7 @@ func NewOptions(cfg *config.Config, in *Input, root string) Options {
 		MaxFileSize:       cfg.MaxFileSize(),
 		MaxLineRunes:      DefaultMaxLineRunes,
 		Deepen:            true,
+		EnoughFloor:       pick(cfg.Hydrate.EnoughFloor, DefaultEnoughFloor),
 	}
 	if in != nil && in.Intake != nil && in.Intake.FanoutLevel != "" {
 		o.Fanout = in.Intake.FanoutLevel
@@ -181,6 +186,7 @@ type hydrator struct {
 	df        map[string]int // files each term hits (idf)
 	ranked    []*surface     // the surface of each ranked definition, in ranking order
 	nfiles    int            // files with any hit (idf)
+	stop      *stopper       // when the lane has read enough
 }
 
 // ErrNoRank is returned when the stream has no rtch.rank record.
@@ -223,6 +229,7 @@ func Hydrate(in *Input, o Options) (*Result, error) {
 			h.plan(sf)
 		}
 	}
+	h.stop = h.newStopper(surfaces)
 	h.fill(surfaces)
 
 	res := &Result{Cap: budget, Spent: h.spent, Functions: functions}

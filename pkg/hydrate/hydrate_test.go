@@ -54,8 +54,10 @@ func input(surfaces ...schema.RankedSurface) *Input {
 func opts(root string, budget int) Options {
 	o := NewOptions(nil, nil, root)
 	o.Budget = budget
-	// The planned windows alone; TestDeepen covers the final pass.
+	// The planned windows alone over the whole budget; TestDeepen covers
+	// the final pass, TestStop the stop rule.
 	o.Deepen = false
+	o.EnoughFloor = 100
 	return o
 }
 

@@ -36,7 +36,11 @@ func (h *hydrator) unread(sf *surface) {
 		if len(sf.chunks) > 0 {
 			what = "partly read; not read"
 		}
-		h.skip(sf.rs.Path, "budget", size, lines, fmt.Sprintf("rank %d: %s: %s; %d of %d tokens spent on chunks (%d of the %d-token budget held for the brief around them)", sf.rs.Rank, what, strings.Join(ranges, ", "), h.spent, h.o.Budget, h.budget-h.o.Budget, h.budget))
+		why := fmt.Sprintf("%d of %d tokens spent on chunks (%d of the %d-token budget held for the brief around them)", h.spent, h.o.Budget, h.budget-h.o.Budget, h.budget)
+		if h.stop != nil && h.stop.stopped != "" {
+			why = h.stop.stopped
+		}
+		h.skip(sf.rs.Path, "budget", size, lines, fmt.Sprintf("rank %d: %s: %s; %s", sf.rs.Rank, what, strings.Join(ranges, ", "), why))
 	}
 	if len(sf.capped) > 0 {
 		h.skip(sf.rs.Path, "cost", size, lines, fmt.Sprintf("rank %d: not read: %s", sf.rs.Rank, strings.Join(sf.capped, ", ")))

@@ -268,6 +268,17 @@ func isCamel(s string) bool {
 	return false
 }
 
+// IdentifierParts are the words an identifier is written from, split at
+// underscores, dots and hyphens and at CamelCase boundaries: "parseOpts"
+// → parse, Opts; "opt_list" → opt, list.
+func IdentifierParts(s string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '.' || r == '-' }) {
+		out = append(out, splitCamel(w)...)
+	}
+	return out
+}
+
 // splitCamel splits CamelCase into words: "HTTPServerError" → HTTP, Server,
 // Error; "utf8Decode" → utf8, Decode.
 func splitCamel(s string) []string {

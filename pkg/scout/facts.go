@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/rtch/rtch/pkg/index"
+	"github.com/rtch/rtch/pkg/intake"
 	"github.com/rtch/rtch/pkg/internal/parallel"
 	"github.com/rtch/rtch/pkg/match"
 	"github.com/rtch/rtch/pkg/schema"
@@ -79,6 +80,9 @@ func (r *run) apply(p string, sf *shapeFacts, out *fileOut) {
 		out.counts[it.scan]++
 		fold = appendFold(fold[:0], normalizeName(it.value))
 		ti, rel := r.termIdx[string(fold)]
+		if it.kind == "code_symbol" && r.partIdx != nil {
+			out.nameParts = r.appendNameParts(out.nameParts, it.value)
+		}
 		// The facts' strings may be views of the mapped index: what is
 		// kept is copied.
 		switch {
@@ -91,6 +95,22 @@ func (r *run) apply(p string, sf *shapeFacts, out *fileOut) {
 				Value: strings.Clone(capText(it.value, 160)), Detail: strings.Clone(it.detailText())})
 		}
 	})
+}
+
+// appendNameParts appends the NameParts terms that are whole parts of the
+// definition name, once each.
+func (r *run) appendNameParts(dst []int, name string) []int {
+	parts := intake.IdentifierParts(name)
+	if len(parts) < 2 {
+		return dst // a name equal to the term is a code_symbol confirmation
+	}
+	n := len(dst)
+	for _, p := range parts {
+		if ti, ok := r.partIdx[match.Fold(p)]; ok && !slices.Contains(dst[n:], ti) {
+			dst = append(dst, ti)
+		}
+	}
+	return dst
 }
 
 // markTouched records the scans that read a file of this kind.

@@ -34,6 +34,9 @@ func (r *run) merge() {
 		for _, tc := range out.confirms {
 			addConfirm(res.Terms[r.terms[tc.term]], tc.c)
 		}
+		for _, t := range out.nameParts {
+			res.Terms[r.terms[t]].NamePart++
+		}
 		for s, n := range out.counts {
 			r.counts[s] += n
 		}

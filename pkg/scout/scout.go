@@ -91,6 +91,10 @@ type Options struct {
 	// Groups maps a folded term to the idea it spells (schema.GoalTerm's
 	// Group); the scout counts each group's files once (Result.GroupDF).
 	Groups map[string]string
+	// NameParts are terms of Terms counted as parts of definition names
+	// (TermStats.NamePart): the goal's abbreviations, which enter the
+	// basket only when the tree names something with them.
+	NameParts []string
 	// Handles are durable-handle regular expressions; nil means DefaultHandles.
 	Handles []string
 	// FindingsCap caps each scan's findings in the record; 0 means 200.
@@ -139,6 +143,9 @@ type TermStats struct {
 	Confirmations []Confirmation
 	// ConfirmCount counts every confirmation before the cap, by kind.
 	ConfirmCount map[string]int
+	// NamePart counts the definitions whose name holds the term as a whole
+	// part ("opts" in parseOpts, opts_list), for Options.NameParts only.
+	NamePart int
 }
 
 // Result is the outcome of a scout run.
@@ -174,6 +181,7 @@ type scanAcct struct {
 type fileOut struct {
 	termHits  []int // indices into the term list
 	confirms  []termConfirm
+	nameParts []int                            // a term of Options.NameParts per definition name holding it as a part
 	findings  map[string][]schema.ShapeFinding // relevant first is decided at merge
 	relevant  map[string][]schema.ShapeFinding
 	counts    map[string]int // hits per scan
@@ -223,6 +231,7 @@ type run struct {
 	// (from truthBase), then the deprecation markers (from deprBase).
 	terms               []string
 	termIdx             map[string]int
+	partIdx             map[string]int // Options.NameParts folded, to their term
 	lits                []string
 	truthBase, deprBase int
 	m                   *match.Matcher
@@ -301,6 +310,14 @@ func (r *run) foldTerms() {
 		if _, ok := r.termIdx[f]; !ok {
 			r.termIdx[f] = len(r.terms)
 			r.terms = append(r.terms, f)
+		}
+	}
+	for _, t := range r.o.NameParts {
+		if ti, ok := r.termIdx[match.Fold(strings.TrimSpace(t))]; ok {
+			if r.partIdx == nil {
+				r.partIdx = map[string]int{}
+			}
+			r.partIdx[match.Fold(strings.TrimSpace(t))] = ti
 		}
 	}
 	r.lits = append([]string{}, r.terms...)

@@ -29,6 +29,7 @@ type options struct {
 	reenter   cli.Strings
 	rehydrate string
 	window    int
+	floor     int
 }
 
 // Tool returns the rtch-hydrate tool.
@@ -70,6 +71,7 @@ rtch-hydrate --rehydrate audit-logs/rtch/packets/rtch_packet_0123456789ab.yaml -
 			fs.StringVar(&o.rehydrate, "rehydrate", "", "re-read every chunk of the persisted packet `FILE` (YAML or JSON)")
 			fs.IntVar(&o.budget, "budget-tokens", 0, "token budget `N` of the brief the chunks go into (default: the intake's budget_tokens, else the fanout level's)")
 			fs.StringVar(&o.tokenizer, "tokenizer", "", "count tokens with `NAME`: chars4 (ceil(chars/4), the default), o200k or cl100k")
+			fs.IntVar(&o.floor, "enough-floor", 0, "percent `N` of the chunk budget spent before the lane may stop for enough evidence, 1-100; 100 spends the whole budget (default: [hydrate] enough_floor, else 90)")
 			fs.IntVar(&o.window, "window", 0, "half-width `N` of a window in lines (default: [hydrate] window, else 20)")
 		},
 		Inputs: func() []string {
@@ -105,6 +107,9 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	}
 	if o.window < 0 {
 		return cli.Usage("--window %d: must be positive", o.window)
+	}
+	if o.floor < 0 || o.floor > 100 {
+		return cli.Usage("--enough-floor %d: must be a percentage from 1 to 100", o.floor)
 	}
 	if len(o.reenter) > 0 && o.rehydrate != "" {
 		return cli.Usage("--reenter and --rehydrate are exclusive")
@@ -157,6 +162,9 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	}
 	if o.budget > 0 {
 		opts.Budget = o.budget
+	}
+	if o.floor > 0 {
+		opts.EnoughFloor = o.floor
 	}
 	if o.tokenizer == "" {
 		o.tokenizer = cfg.Tokenizer

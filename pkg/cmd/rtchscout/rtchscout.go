@@ -128,6 +128,7 @@ func run(ctx context.Context, env *cli.Env, opt *options) error {
 		Walk:         scout.WalkOptions(cfg, zone.ZoneRoot),
 		Terms:        basket.ScoutTerms(*in, handlesOrNil(cfg.Scout.DurableHandles)),
 		Groups:       basket.ScoutGroups(*in),
+		NameParts:    basket.ScoutNameParts(*in),
 		Handles:      handlesOrNil(cfg.Scout.DurableHandles),
 		FindingsCap:  cfg.Scout.FindingsCap,
 		CeilingBytes: cfg.Scout.CeilingBytes,
