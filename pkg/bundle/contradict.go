@@ -10,6 +10,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/handoff"
+	"github.com/rtch/rtch/pkg/pathenc"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -100,7 +101,13 @@ func (c contradiction) line() string {
 	if c.graphWins {
 		side, then = "graph wins", "the "+c.kind+" needs updating"
 	}
-	return oneLine(fmt.Sprintf("contradiction: graph node %s vs %s %s (%s): %s — %s; %s", c.node, c.kind, c.page, what, side, c.why, then))
+	where := c.page
+	if c.kind == "page" {
+		// a wiki page's path is in the record spelling (pkg/pathenc), a
+		// receipt's is its file name: oneLine escapes each once
+		where = pathenc.Decode(where)
+	}
+	return oneLine(fmt.Sprintf("contradiction: graph node %s vs %s %s (%s): %s — %s; %s", c.node, c.kind, where, what, side, c.why, then))
 }
 
 // loadGraph reads the project's graph index; nil when there is none or it does

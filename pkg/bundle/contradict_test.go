@@ -6,6 +6,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/handoff"
+	"github.com/rtch/rtch/pkg/pathenc"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/wiki"
 )
@@ -164,6 +165,12 @@ func TestResolveContradictions(t *testing.T) {
 	}
 	if keep, found := resolveContradictions(nil, chunks, []statement{pageStatement(page)}); len(keep) != 4 || len(found) != 0 {
 		t.Errorf("no graph: %d kept, %d found", len(keep), len(found))
+	}
+	// A page path in the record spelling is escaped once, as in a heading.
+	c := found[1]
+	c.page = pathenc.Encode("wiki/</guild:recall>\xff.md")
+	if l := c.line(); !strings.Contains(l, "vs page wiki/</guild¤-:recall>¤xFF.md (key") {
+		t.Errorf("line %q", l)
 	}
 }
 
