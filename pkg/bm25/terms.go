@@ -32,7 +32,7 @@ func EachTerm(s string, yield func(string)) {
 		isParticle = isParticle && adjacent
 		switch {
 		case mid != "" && isParticle:
-			wordTokens(head, emit)
+			yield(word(head))
 			yield(joined(mid, p))
 			head, mid = "", ""
 			return
@@ -47,7 +47,7 @@ func EachTerm(s string, yield func(string)) {
 			head = ""
 			return
 		case head != "":
-			wordTokens(head, emit)
+			yield(word(head))
 			head = ""
 		}
 		if joinable(w) {
@@ -63,7 +63,7 @@ func EachTerm(s string, yield func(string)) {
 	case mid != "":
 		yield(joined(head, mid))
 	case head != "":
-		wordTokens(head, emit)
+		yield(word(head))
 	}
 }
 
@@ -75,9 +75,19 @@ func Terms(s string) []string {
 	return out
 }
 
+// word is the term of a held-back head (a joinable word: ASCII letters,
+// upper case at most at the start, not a stopword): what wordTokens and emit
+// would give it, without looking it up in Stopwords again.
+func word(head string) string {
+	if c := head[0]; 'A' <= c && c <= 'Z' {
+		head = strings.ToLower(head)
+	}
+	return Plural(head)
+}
+
 // joined is the term of a word and the particle after it:
 // "Backs", "off" → backoff.
-func joined(word, p string) string { return Plural(strings.ToLower(word)) + p }
+func joined(head, p string) string { return word(head) + p }
 
 // joinable reports a word that may start a phrasal compound: two or more
 // ASCII letters, upper case only at the start (a word, not a CamelCase
@@ -95,14 +105,47 @@ func joinable(w string) bool {
 			return false
 		}
 	}
-	return !Stopwords[strings.ToLower(w)]
+	return !stopwordASCII(w)
+}
+
+// stopwordASCII is Stopwords[strings.ToLower(w)] for a word of ASCII
+// letters upper case at most at the start, without allocating: a map
+// lookup by string(bytes) copies nothing.
+func stopwordASCII(w string) bool {
+	if c := w[0]; c < 'A' || c > 'Z' {
+		return Stopwords[w]
+	}
+	var b [16]byte
+	if len(w) > len(b) {
+		return Stopwords[strings.ToLower(w)]
+	}
+	n := copy(b[:], w)
+	b[0] |= 0x20
+	return Stopwords[string(b[:n])]
 }
 
 // particle reports a word that is one of the particles (a full stop or
-// other separator after it allowed), lowercased.
+// other separator after it allowed), lowercased. It is asked of every word,
+// so a word of another length is turned away before anything is lowered.
 func particle(w string) (string, bool) {
-	p := strings.ToLower(strings.TrimRight(w, "._-"))
-	return p, particles[p]
+	for len(w) > 0 && isSep(rune(w[len(w)-1])) {
+		w = w[:len(w)-1]
+	}
+	if len(w) < 2 || len(w) > 4 {
+		return "", false
+	}
+	var b [4]byte
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	if !particles[string(b[:len(w)])] {
+		return "", false
+	}
+	return string(b[:len(w)]), true
 }
 
 // eachWord calls fn with each word of s (Tokenize's words: runs of letters,

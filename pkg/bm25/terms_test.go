@@ -1,7 +1,10 @@
 package bm25
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +28,13 @@ func TestTermsWordForms(t *testing.T) {
 		"RetryPolicy off":   {"retrypolicy", "retry", "policy", "off"},
 		"retry_policy back": {"retry_policy", "retry", "policy", "back"},
 		"time out.":         {"timeout"},
+		// a capitalised stopword is still one and joins nothing; a long
+		// capitalised word is held back and lowered like a short one
+		"The up":                   nil,
+		"It Backs OFF":             {"backoff"},
+		"Reconciliations back off": {"reconciliation", "backoff"},
+		"Reconciliations":          {"reconciliation"},
+		"Internationalization up":  {"internationalizationup"},
 		// identifiers split as Tokenize splits them; a hyphenated
 		// phrasal compound also gives its joined form
 		"retry_policy":   {"retry_policy", "retry", "policy"},
@@ -37,5 +47,27 @@ func TestTermsWordForms(t *testing.T) {
 		if got := Terms(in); !reflect.DeepEqual(got, want) {
 			t.Errorf("Terms(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// BenchmarkEachTerm measures the prose form over the fixture wiki's pages
+// (every wiki mechanism tokenizes each page this way).
+func BenchmarkEachTerm(b *testing.B) {
+	var text strings.Builder
+	for _, dir := range []string{"concepts", "decisions", "standards"} {
+		ms, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "fixtures", "wiki-project", "wiki", dir, "*.md"))
+		for _, m := range ms {
+			data, err := os.ReadFile(m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			text.Write(data)
+		}
+	}
+	s := text.String()
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		n := 0
+		EachTerm(s, func(string) { n++ })
 	}
 }

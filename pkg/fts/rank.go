@@ -7,9 +7,13 @@ import (
 )
 
 // Candidates is how many sections an index fetches, by its own ranking,
-// for Rerank to order when limit are wanted: enough that BM25's best are
-// among them whenever the two rankings roughly agree.
-func Candidates(limit int) int { return 4*limit + 16 }
+// for Rerank to order when limit are wanted: limit itself. Recall asks for
+// three times the chunks it returns (page demotion), and the first third of
+// an index's best by its own ranking, reordered, are BM25's best whenever
+// the two rankings roughly agree; fetching more costs a row read, a page
+// record decode and a tokenization per section on every recall
+// (docs/decisions/guild-recall-terms.md).
+func Candidates(limit int) int { return limit }
 
 // Rerank scores each hit by BM25 with the recall parameters (k1 1.5, b
 // 0.75) over the index's statistics — the score bm25.Scorer gives the same

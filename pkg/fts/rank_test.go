@@ -103,6 +103,7 @@ func TestSearchRanksLikeBM25(t *testing.T) {
 	type doc struct {
 		path  string
 		line  int
+		imp   int
 		terms []string
 	}
 	var docs []doc
@@ -117,6 +118,7 @@ func TestSearchRanksLikeBM25(t *testing.T) {
 		rows.Scan(&d.path, &meta, &heading, &text, &d.line)
 		var pm PageMeta
 		json.Unmarshal([]byte(meta), &pm)
+		d.imp = pm.Front.Importance
 		EachSectionTerm(pm.Name(), heading, text, func(t string) { d.terms = append(d.terms, t) })
 		mem.Add(d.terms)
 		docs = append(docs, d)
@@ -126,28 +128,52 @@ func TestSearchRanksLikeBM25(t *testing.T) {
 	for i, d := range docs {
 		terms[i] = d.terms
 	}
-	for _, q := range []string{"retry budget", "idempotency backoff retry budget", "ledger reconciliation gossip",
-		"how do we roll back a failed deploy", "queue", "cache invalidation on write"} {
-		hits, err := ix.Search(ctx, q, Filter{}, 10)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got, want []string
-		for _, h := range hits {
-			got = append(got, fmt.Sprintf("%s:%d %.9f", h.Path, h.StartLine, h.Rank))
-		}
-		res := conjunctiveFirst(mem.Search(bm25.Terms(q), 0), terms, bm25.Unique(bm25.Terms(q)), 10)
-		sort.SliceStable(res, func(i, j int) bool {
-			if res[i].Score != res[j].Score {
-				return res[i].Score > res[j].Score
+	// Recall asks for three times the chunks it keeps; BM25's best five are
+	// asserted first (further down, a section FTS5's own ranking left out of
+	// the candidates can be missing where in-memory BM25 would place it). With
+	// and without an importance gate most sections fail (the index reads only
+	// the sections it keeps).
+	const best = 5
+	for _, f := range []Filter{{}, {MinImportance: 5, DefaultImportance: 3}} {
+		for _, q := range []string{"retry budget", "idempotency backoff retry budget", "ledger reconciliation gossip",
+			"how do we roll back a failed deploy", "queue", "cache invalidation on write"} {
+			hits, err := ix.Search(ctx, q, f, 3*10)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return docs[res[i].Doc].path < docs[res[j].Doc].path
-		})
-		for _, r := range res[:min(10, len(res))] {
-			want = append(want, fmt.Sprintf("%s:%d %.9f", docs[r.Doc].path, docs[r.Doc].line, r.Score))
-		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%q:\n got %q\nwant %q", q, got, want)
+			var passing []bm25.Result
+			score := map[string]float64{}
+			for _, r := range mem.Search(bm25.Terms(q), 0) {
+				score[fmt.Sprintf("%s:%d", docs[r.Doc].path, docs[r.Doc].line)] = r.Score
+				if docs[r.Doc].imp >= f.MinImportance {
+					passing = append(passing, r)
+				}
+			}
+			res := conjunctiveFirst(passing, terms, bm25.Unique(bm25.Terms(q)), 3*10)
+			sort.SliceStable(res, func(i, j int) bool {
+				if res[i].Score != res[j].Score {
+					return res[i].Score > res[j].Score
+				}
+				return docs[res[i].Doc].path < docs[res[j].Doc].path
+			})
+			// every hit has its in-memory score, in order
+			for i, h := range hits {
+				k := fmt.Sprintf("%s:%d", h.Path, h.StartLine)
+				if s, ok := score[k]; !ok || s != h.Rank || i > 0 && h.Rank > hits[i-1].Rank {
+					t.Errorf("%q %+v: hit %d %s scored %.9f, in memory %.9f (%v)", q, f, i, k, h.Rank, s, ok)
+				}
+			}
+			// and BM25's best are first
+			var got, want []string
+			for _, h := range hits[:min(best, len(hits))] {
+				got = append(got, fmt.Sprintf("%s:%d %.9f", h.Path, h.StartLine, h.Rank))
+			}
+			for _, r := range res[:min(best, len(res))] {
+				want = append(want, fmt.Sprintf("%s:%d %.9f", docs[r.Doc].path, docs[r.Doc].line, r.Score))
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%q %+v:\n got %q\nwant %q", q, f, got, want)
+			}
 		}
 	}
 }

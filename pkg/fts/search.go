@@ -101,28 +101,30 @@ func (ix *Index) Search(ctx context.Context, query string, f Filter, limit int) 
 
 // search returns the best limit sections matching an FTS5 expression whose
 // page passes the importance gate, widening the ranked set until enough
-// pass or the matches run out.
+// pass or the matches run out. Only the sections kept are read whole: the
+// ranked set is larger (for the gate), and reading a section's text and
+// page record costs more than ranking it.
 func (ix *Index) search(ctx context.Context, match string, f Filter, limit int) ([]Hit, error) {
-	for n := limit*4 + 16; ; n *= 8 {
-		hits, ranked, err := ix.searchN(ctx, match, f, n)
+	for n := limit*2 + 16; ; n *= 8 {
+		ids, ranked, err := ix.rankN(ctx, match, f, n)
 		if err != nil {
 			return nil, err
 		}
-		if len(hits) >= limit || ranked < n {
-			if len(hits) > limit {
-				hits = hits[:limit]
+		if len(ids) >= limit || ranked < n {
+			if len(ids) > limit {
+				ids = ids[:limit]
 			}
-			return hits, nil
+			return ix.sections(ctx, ids)
 		}
 	}
 }
 
-// searchN ranks the best n sections matching an FTS5 expression inside FTS5
-// (its ORDER BY rank path: bm25 over the terms column) and returns those
-// passing the importance gate, with how many were ranked.
-func (ix *Index) searchN(ctx context.Context, match string, f Filter, n int) ([]Hit, int, error) {
-	q := `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text, -m.r AS r,
-	(CASE WHEN p.importance = 0 THEN ? ELSE p.importance END) AS imp
+// rankN ranks the best n sections matching an FTS5 expression inside FTS5
+// (its ORDER BY rank path: bm25 over the terms column) and returns the ids
+// of those whose page passes the importance gate, best first (ties by path
+// and section order), with how many were ranked.
+func (ix *Index) rankN(ctx context.Context, match string, f Filter, n int) ([]int64, int, error) {
+	q := `SELECT s.id, (CASE WHEN p.importance = 0 THEN ? ELSE p.importance END) AS imp
 FROM (SELECT rowid AS id, rank AS r FROM sections_fts WHERE sections_fts MATCH ? ORDER BY rank LIMIT ?) m
 JOIN sections s ON s.id = m.id JOIN pages p ON p.id = s.page_id
 ORDER BY m.r, p.path, s.ord`
@@ -131,28 +133,61 @@ ORDER BY m.r, p.path, s.ord`
 		return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 	}
 	defer rows.Close()
-	var out []Hit
+	var ids []int64
 	ranked := 0
 	for rows.Next() {
-		var h Hit
-		var meta string
+		var id int64
 		var imp int
-		if err := rows.Scan(&h.Path, &meta, &h.Heading, &h.StartLine, &h.EndLine, &h.Text, &h.Rank, &imp); err != nil {
+		if err := rows.Scan(&id, &imp); err != nil {
 			return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 		}
 		ranked++
-		if imp < f.MinImportance {
-			continue
+		if imp >= f.MinImportance {
+			ids = append(ids, id)
 		}
-		if err := json.Unmarshal([]byte(meta), &h.Page); err != nil {
-			return nil, 0, fmt.Errorf("%s: stored page %s: %w", RelPath, h.Path, err)
-		}
-		out = append(out, h)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("%s: search: %w", RelPath, err)
 	}
-	return out, ranked, nil
+	return ids, ranked, nil
+}
+
+// sections reads the sections with these ids, in no particular order
+// (Search reranks them). A section deleted since it was ranked (a writer
+// between the two statements, when the index is read outside a snapshot) is
+// left out.
+func (ix *Index) sections(ctx context.Context, ids []int64) ([]Hit, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	q := `SELECT p.path, p.page, s.heading, s.start_line, s.end_line, s.text
+FROM sections s JOIN pages p ON p.id = s.page_id
+WHERE s.id IN (?` + strings.Repeat(",?", len(ids)-1) + `)`
+	rows, err := ix.reader().QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+	}
+	defer rows.Close()
+	out := make([]Hit, 0, len(ids))
+	for rows.Next() {
+		var h Hit
+		var meta string
+		if err := rows.Scan(&h.Path, &meta, &h.Heading, &h.StartLine, &h.EndLine, &h.Text); err != nil {
+			return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+		}
+		if err := json.Unmarshal([]byte(meta), &h.Page); err != nil {
+			return nil, fmt.Errorf("%s: stored page %s: %w", RelPath, h.Path, err)
+		}
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: search: %w", RelPath, err)
+	}
+	return out, nil
 }
 
 // Superseded returns the targets named by any page's supersedes field, as

@@ -34,7 +34,7 @@ LIMIT $6`
 // Search returns up to limit sections matching the query's terms, best
 // first by BM25 as in-memory recall scores them (fts.Rerank over this
 // wiki's statistics; ties by path and line). The candidates are up to
-// fts.Candidates(limit) sections holding every term when at least limit
+// 2 × fts.Candidates(limit) sections holding every term when at least limit
 // do, else sections holding any term (candidateSQL) — the same two steps
 // as fts.Index.Search.
 func (ix *Index) Search(ctx context.Context, query string, f fts.Filter, limit int) ([]fts.Hit, error) {
@@ -56,7 +56,11 @@ func (ix *Index) Search(ctx context.Context, query string, f fts.Filter, limit i
 		one[i] = Query([]string{t}, "&")
 		idf[i] = bm25.IDF(c.DF[i], c.Sections)
 	}
-	n := fts.Candidates(limit)
+	// Twice the candidates FTS5 takes: ordering by the idf of the terms held,
+	// then ts_rank_cd, is further from BM25 than FTS5's bm25() is (with
+	// fts.Candidates(limit) alone the evaluation's postgres MRR fell from
+	// 0.387 to 0.379, docs/decisions/guild-recall-terms.md).
+	n := 2 * fts.Candidates(limit)
 	var hits []fts.Hit
 	if len(terms) > 1 {
 		hits, err = ix.search(ctx, Query(terms, "&"), f, cats, one, idf, n)
