@@ -70,6 +70,7 @@ func run(ctx context.Context, args []string) error {
 	jsonOut := fs.String("json", "", "also write every question's answers to `FILE`")
 	writePairs := fs.String("write-pairs", "", "build the pair list from the sources into `FILE` instead of evaluating")
 	fetch := fs.Bool("fetch", false, "fetch every missing source's commit from its public repository ("+publicBase+"/OWNER/NAME) into --repos")
+	floorOut := fs.Bool("floor", false, "measure the floor of the lexical design (what the questions share with their gold pages, variants of the ranking on the tuning split) instead of the systems")
 	fetchFrom := fs.String("fetch-from", publicBase, "`URL` the repositories are fetched from with --fetch (OWNER/NAME is appended)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
@@ -102,7 +103,7 @@ func run(ctx context.Context, args []string) error {
 			return usageError{fmt.Errorf("unknown system %q in --systems (known: %s)", s, strings.Join(allSystems, ", "))}
 		}
 	}
-	if slices.Contains(cfg.systems, sysPostgres) {
+	if slices.Contains(cfg.systems, sysPostgres) && !*floorOut {
 		if *dsn == "" {
 			return usageError{errors.New("the postgres backend needs --dsn or $" + pgtest.EnvDSN + " (or leave postgres out of --systems)")}
 		}
@@ -120,6 +121,9 @@ func run(ctx context.Context, args []string) error {
 	}
 	if err := checkMirrors(*repos, pairs); err != nil {
 		return usageError{err}
+	}
+	if *floorOut {
+		return floor(ctx, cfg, pairs, os.Stdout, func(s string) { fmt.Fprintln(os.Stderr, "recalleval:", s) })
 	}
 	start := time.Now()
 	outs, err := evaluate(ctx, cfg, pairs, func(s string) { fmt.Fprintln(os.Stderr, "recalleval:", s) })

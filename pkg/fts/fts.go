@@ -66,7 +66,8 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 // with another version is rebuilt.
 // (8: a page whose path holds a secret is stored under its redacted path,
 // names.go.)
-const schemaVersion = "guild-wiki-fts-8"
+// (9: heading path terms counted twice.)
+const schemaVersion = "guild-wiki-fts-9"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file

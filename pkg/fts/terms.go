@@ -22,13 +22,14 @@ func (m PageMeta) Name() PageName { return PageName{Title: m.Title, Aliases: m.F
 // its text, each by bm25.EachTerm (no compound spans two parts). Every wiki
 // mechanism — in-memory BM25, fs-scan, the SQLite index, the postgres index
 // — counts exactly these terms, for documents and, through bm25.Terms, for
-// queries. Each part counts once: a title or heading weighed twice measured
-// worse (docs/decisions/guild-recall-terms.md).
+// queries. Each term of the heading path counts twice (a section is about
+// what its headings name), the title, aliases and text once
+// (docs/decisions/guild-recall-terms.md).
 func EachSectionTerm(name PageName, heading, text string, yield func(string)) {
 	bm25.EachTerm(name.Title, yield)
 	for _, a := range name.Aliases {
 		bm25.EachTerm(a, yield)
 	}
-	bm25.EachTerm(heading, yield)
+	bm25.EachTerm(heading, func(t string) { yield(t); yield(t) })
 	bm25.EachTerm(text, yield)
 }

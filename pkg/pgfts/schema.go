@@ -69,6 +69,9 @@ CREATE TABLE guild_terms(
 	// wiki is indexed again by its next refresh, so no row written before
 	// keeps such a name.
 	`DELETE FROM guild_wikis;`,
+	// 4: a section's heading path terms count twice (fts.EachSectionTerm):
+	// every wiki is indexed again by its next refresh.
+	`DELETE FROM guild_wikis;`,
 }
 
 // SchemaVersion is the index schema this package reads and writes.
