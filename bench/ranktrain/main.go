@@ -2,6 +2,8 @@
 // bench/traincorpus extracts from the training corpus.
 //
 //	ranktrain linear --features F --out model.json [--limit N] [--history]
+//	                 (--history: a model over the history columns too, which
+//	                 eval reads and the lane cannot use)
 //	ranktrain cv     --features F [--folds 5] [--limit N] [--history] [--models DIR] [--json OUT]
 //	ranktrain eval   --features F --model model.json
 //	ranktrain pack   --model pkg/rank/model.json --out pkg/rank/model.bin
@@ -138,13 +140,18 @@ func cmdLinear(args []string) error {
 	if err != nil {
 		return err
 	}
-	if !ds.Current || *history {
-		return usageError{fmt.Errorf("%s: a model for the lane needs this build's features (rank.FeatureNames) and no history: extract them again", *features)}
+	if !ds.Current {
+		return usageError{fmt.Errorf("%s: a model needs this build's features (rank.FeatureNames): extract them again", *features)}
 	}
 	o := defaultLinear
-	o.Cols = columns(ds, false)
+	o.Cols = columns(ds, *history)
 	m := trainLinear(ds.Queries, ds.Names, o)
 	m.Trained = fmt.Sprintf("pairwise linear, %d tasks of %d repositories", len(ds.Queries), len(repos(ds.Queries)))
+	if *history {
+		// The lane computes no history column: rank.LoadModel refuses
+		// this model, ranktrain eval reads it.
+		m.Trained += ", with the history columns (for ranktrain eval, not the lane)"
+	}
 	return writeModel(*out, m)
 }
 

@@ -99,8 +99,20 @@ func TestLinearLearnsAndIsReproducible(t *testing.T) {
 	if code := run([]string{"pack", "--model", filepath.Join(dir, "m1.json"), "--out", filepath.Join(dir, "m.bin")}); code != 0 {
 		t.Fatalf("pack exit %d", code)
 	}
-	if code := run([]string{"linear", "--features", feats, "--history", "--out", filepath.Join(dir, "h.json")}); code != 2 {
-		t.Errorf("a lane model over history: exit %d, want 2", code)
+	// A model over the history columns is for measurement: eval reads it,
+	// pack (the lane) refuses it.
+	h := filepath.Join(dir, "h.json")
+	if code := run([]string{"linear", "--features", feats, "--history", "--out", h}); code != 0 {
+		t.Fatalf("linear --history exit %d", code)
+	}
+	if b, _ := os.ReadFile(h); !strings.Contains(string(b), `"h_touch"`) {
+		t.Errorf("the --history model has no history column: %.300s", b)
+	}
+	if code := run([]string{"eval", "--features", feats, "--model", h}); code != 0 {
+		t.Errorf("eval of the --history model: exit %d", code)
+	}
+	if code := run([]string{"pack", "--model", h, "--out", filepath.Join(dir, "h.bin")}); code != 2 {
+		t.Errorf("pack of a model over history: exit %d, want 2", code)
 	}
 }
 
