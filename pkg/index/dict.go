@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
@@ -569,27 +570,36 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 }
 
 // runLines is, by run, the words of the dictionary's folded text that
-// hold each run of the patterns, found in one pass for them all (the
-// last runs asked are answered again without a pass).
+// hold each run of the patterns where one of the patterns needs it (a
+// whole word, a word's start or end: Pattern.role), found in one pass for
+// them all (the last runs asked are answered again without a pass).
 func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 	var runs []string
-	found := map[string][]lineAt{}
+	roles := map[string][]runRole{}
+	var key strings.Builder
 	for _, p := range pats {
-		for _, r := range p.runs {
-			if _, ok := found[r]; !ok {
-				found[r] = nil
+		for i, r := range p.runs {
+			role := runRole{p.starts[i], p.ends[i]}
+			if _, ok := roles[r]; !ok {
 				runs = append(runs, r)
+			}
+			if !slices.Contains(roles[r], role) {
+				roles[r] = append(roles[r], role)
+				fmt.Fprintf(&key, "%s %v %v\n", r, role.starts, role.ends) // no run holds a line break
 			}
 		}
 	}
+	found := map[string][]lineAt{}
 	if len(runs) == 0 {
 		return found
 	}
-	key := strings.Join(runs, "\n") // no run holds a line break
+	keep := func(k int, w []byte) bool {
+		return slices.ContainsFunc(roles[runs[k]], func(role runRole) bool { return role.holds(runs[k], w) })
+	}
 	d.lastMu.Lock()
 	defer d.lastMu.Unlock()
-	if key != d.lastRuns {
-		d.lastRuns, d.lastLines = key, findRuns(runs, d.foldedText())
+	if key.String() != d.lastRuns {
+		d.lastRuns, d.lastLines = key.String(), findRuns(runs, keep, d.foldedText())
 	}
 	for i, ls := range d.lastLines {
 		found[runs[i]] = ls

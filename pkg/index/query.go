@@ -220,13 +220,21 @@ func (p Pattern) Any() bool { return p.any }
 
 // role reports whether folded word w can hold run i.
 func (p Pattern) role(i int, w []byte) bool {
-	r := p.runs[i]
+	return runRole{p.starts[i], p.ends[i]}.holds(p.runs[i], w)
+}
+
+// A runRole is where a run must be in its word: a run that starts (ends)
+// the term after (before) a separator must start (end) it.
+type runRole struct{ starts, ends bool }
+
+// holds reports whether folded word w holds run r in that role.
+func (role runRole) holds(r string, w []byte) bool {
 	switch {
-	case p.starts[i] && p.ends[i]:
+	case role.starts && role.ends:
 		return string(w) == r
-	case p.starts[i]:
+	case role.starts:
 		return bytes.HasPrefix(w, []byte(r))
-	case p.ends[i]:
+	case role.ends:
 		return bytes.HasSuffix(w, []byte(r))
 	}
 	return bytes.Contains(w, []byte(r))

@@ -60,7 +60,7 @@ func BenchmarkRunSearch(b *testing.B) {
 		runs := slices.Clone(pool[:n])
 		b.Run(fmt.Sprintf("automaton-%d", n), func(b *testing.B) {
 			for b.Loop() {
-				newRunFinder(runs).lines(text)
+				newRunFinder(runs).lines(text, nil)
 			}
 		})
 		b.Run(fmt.Sprintf("each-run-%d", n), func(b *testing.B) {

@@ -35,7 +35,7 @@ func TestRunFinderAsLinesWith(t *testing.T) {
 		for range 1 + r.IntN(12) {
 			runs = append(runs, randWord(r, 1+r.IntN(4)))
 		}
-		got := newRunFinder(runs).lines([]byte(text))
+		got := newRunFinder(runs).lines([]byte(text), nil)
 		for i, run := range runs {
 			var want []lineAt
 			linesWith([]byte(text), []byte(run), func(id, at int, line []byte) {
@@ -43,6 +43,16 @@ func TestRunFinderAsLinesWith(t *testing.T) {
 			})
 			if !slices.Equal(got[i], want) {
 				t.Fatalf("round %d: run %q of %q in %q: got %v, want %v", round, run, runs, text, got[i], want)
+			}
+		}
+		// keep takes the lines a run starts, as a pattern's role does
+		keep := func(k int, line []byte) bool { return strings.HasPrefix(string(line), runs[k]) }
+		kept := newRunFinder(runs).lines([]byte(text), keep)
+		each := findRuns(runs[:min(len(runs), automatonRuns)], keep, []byte(text))
+		for i := range runs {
+			want := slices.DeleteFunc(slices.Clone(got[i]), func(l lineAt) bool { return !keep(i, []byte(text[l.at:l.at+int(l.n)])) })
+			if !slices.Equal(kept[i], want) || (i < len(each) && !slices.Equal(each[i], want)) {
+				t.Fatalf("round %d: run %q of %q in %q, kept by its start: got %v (a pass each: %v), want %v", round, runs[i], runs, text, kept[i], each, want)
 			}
 		}
 	}
@@ -70,7 +80,7 @@ func BenchmarkRunFinder(b *testing.B) {
 	text := []byte(sb.String())
 	b.Run("automaton", func(b *testing.B) {
 		for b.Loop() {
-			newRunFinder(runs).lines(text)
+			newRunFinder(runs).lines(text, nil)
 		}
 	})
 	b.Run("each-run", func(b *testing.B) {
