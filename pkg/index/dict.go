@@ -35,11 +35,13 @@ type dictionary struct {
 	foldOnce sync.Once
 	folded   []byte // text case-folded, made once and shared by every view
 
-	// the runs last asked of runLines and their lines: a server's call
-	// asks the same runs in its scout and its probe
+	// the lines of each run last asked of runLines, by run and roles
+	// (runSearch), and the entries' words of each run the last
+	// Candidates asked: a server's call asks mostly the same runs in its
+	// scout and its probe
 	lastMu    sync.Mutex
-	lastRuns  string
-	lastLines [][]lineAt
+	lastLines map[string][]lineAt
+	lastWords map[runKey]rowWords
 }
 
 // foldedText is the dictionary's text case-folded; a server's calls share
@@ -541,6 +543,9 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	}
 	found := d.runLines(pats)
 	seen := map[runKey]rowWords{}
+	d.lastMu.Lock()
+	asked := d.lastWords
+	d.lastMu.Unlock()
 	for pi, p := range pats {
 		if p.sep != "" {
 			ix.sepRows(p.sep, c.may)
@@ -557,7 +562,9 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 			k := p.runKey(i)
 			g, ok := seen[k]
 			if !ok {
-				g = runWords(d, p, i, found[p.runs[i]], len(ix.table))
+				if g, ok = asked[k]; !ok {
+					g = runWords(d, p, i, found[p.runs[i]], len(ix.table))
+				}
 				seen[k] = g
 			}
 			c.runs[pi][i] = g
@@ -566,17 +573,20 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 			c.may[row] = c.may[row] || slices.IndexFunc(c.runs[pi], func(g rowWords) bool { return len(g.of(row)) == 0 }) < 0
 		}
 	}
+	d.lastMu.Lock()
+	d.lastWords = seen
+	d.lastMu.Unlock()
 	return c
 }
 
 // runLines is, by run, the words of the dictionary's folded text that
 // hold each run of the patterns where one of the patterns needs it (a
 // whole word, a word's start or end: Pattern.role), found in one pass for
-// them all (the last runs asked are answered again without a pass).
+// the runs the last call did not ask with the same roles (the others are
+// answered again without a pass).
 func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 	var runs []string
 	roles := map[string][]runRole{}
-	var key strings.Builder
 	for _, p := range pats {
 		for i, r := range p.runs {
 			role := runRole{p.starts[i], p.ends[i]}
@@ -585,7 +595,6 @@ func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 			}
 			if !slices.Contains(roles[r], role) {
 				roles[r] = append(roles[r], role)
-				fmt.Fprintf(&key, "%s %v %v\n", r, role.starts, role.ends) // no run holds a line break
 			}
 		}
 	}
@@ -593,18 +602,38 @@ func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 	if len(runs) == 0 {
 		return found
 	}
-	keep := func(k int, w []byte) bool {
-		return slices.ContainsFunc(roles[runs[k]], func(role runRole) bool { return role.holds(runs[k], w) })
-	}
 	d.lastMu.Lock()
 	defer d.lastMu.Unlock()
-	if key.String() != d.lastRuns {
-		d.lastRuns, d.lastLines = key.String(), findRuns(runs, keep, d.foldedText())
+	asked := make(map[string][]lineAt, len(runs))
+	var missing []string
+	for _, r := range runs {
+		k := runSearch(r, roles[r])
+		if ls, ok := d.lastLines[k]; ok {
+			found[r], asked[k] = ls, ls
+		} else {
+			missing = append(missing, r)
+		}
 	}
-	for i, ls := range d.lastLines {
-		found[runs[i]] = ls
+	keep := func(k int, w []byte) bool {
+		return slices.ContainsFunc(roles[missing[k]], func(role runRole) bool { return role.holds(missing[k], w) })
 	}
+	for i, ls := range findRuns(missing, keep, d.foldedText()) {
+		found[missing[i]] = ls
+		asked[runSearch(missing[i], roles[missing[i]])] = ls
+	}
+	d.lastLines = asked
 	return found
+}
+
+// runSearch is what a run's lines depend on: the run and the roles the
+// patterns need it in. No run holds a line break.
+func runSearch(run string, roles []runRole) string {
+	var b strings.Builder
+	b.WriteString(run)
+	for _, role := range roles {
+		fmt.Fprintf(&b, "\n%v %v", role.starts, role.ends)
+	}
+	return b.String()
 }
 
 // runKey is what the words that can hold a pattern's run depend on: the

@@ -136,3 +136,61 @@ func TestCandidatesAskedInTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidatesShareRuns: a dictionary asked a set of patterns after
+// another that shares some of its runs, in the same roles or in others
+// (url ends its word in url.parse and starts it in net.url; ing starts
+// it in a.ing and is anywhere in it in ing), answers each set, candidates and each run's words, as a
+// dictionary never asked; among them sets of many runs (one pass) after
+// which a few runs are left to find (a pass each).
+func TestCandidatesShareRuns(t *testing.T) {
+	ix, _, _ := savedTree(t, match.New(nil), "strings", "net/url")
+	pats := func(terms ...string) []Pattern {
+		var ps []Pattern
+		for _, term := range terms {
+			ps = append(ps, NewPattern(term))
+		}
+		return ps
+	}
+	many := []string{"strings.builder", "url.values", "url.parse", "a.b", "strings.index", "url.url",
+		"strings.newreader", "err.error", "t.fatalf", "b.len", "s.string", "u.host", "u.path", "q.get", "v.set"}
+	sets := [][]Pattern{
+		pats(many...),
+		pats(append(many[2:], "net.url", "u.rawquery")...),
+		pats("url", "net.url", "strings.builder"),
+		pats("url.parse", "url", "parse.url"),
+		pats("a.ing", "strings.builder"),
+		pats("ing", "strings.builder"),
+		pats(many...),
+		pats(append(many, "url", "net.url", "err.unwrap")...),
+		pats("strings.builder"),
+	}
+	type answer struct {
+		may  []bool
+		runs [][]rowWords
+	}
+	var fresh []answer
+	for _, ps := range sets {
+		ix.words.d, ix.words.once = nil, sync.Once{} // a dictionary never asked
+		c := ix.Candidates(ps)
+		fresh = append(fresh, answer{c.may, c.runs})
+	}
+	ix.words.d, ix.words.once = nil, sync.Once{}
+	for i, ps := range sets {
+		c := ix.Candidates(ps)
+		if !slices.Equal(c.may, fresh[i].may) {
+			t.Fatalf("set %d: the candidates differ from a fresh dictionary's", i)
+		}
+		if !slices.Contains(c.may, true) {
+			t.Fatalf("set %d: no candidate at all; the test asks nothing", i)
+		}
+		for pi, p := range ps {
+			for k := range p.runs {
+				got, want := c.runs[pi][k], fresh[i].runs[pi][k]
+				if !slices.Equal(got.ws, want.ws) || !slices.Equal(got.first, want.first) {
+					t.Fatalf("set %d, %v run %d: its words differ from a fresh dictionary's", i, p.runs, k)
+				}
+			}
+		}
+	}
+}
