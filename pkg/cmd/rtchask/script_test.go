@@ -8,26 +8,15 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/rtch/rtch/pkg/cmd/rtchhydrate"
-	"github.com/rtch/rtch/pkg/cmd/rtchintake"
-	"github.com/rtch/rtch/pkg/cmd/rtchpacket"
-	"github.com/rtch/rtch/pkg/cmd/rtchprobe"
-	"github.com/rtch/rtch/pkg/cmd/rtchscout"
-	"github.com/rtch/rtch/pkg/cmd/rtchzone"
+	"github.com/rtch/rtch/pkg/pipeline"
 )
 
 // rtch and the lane's six binaries are programs of the test binary, so a
 // script runs rtch ask and the pipe it stands for as real processes.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"rtch":         func() { os.Exit(Main()) },
-		"rtch-intake":  func() { os.Exit(rtchintake.Main()) },
-		"rtch-zone":    func() { os.Exit(rtchzone.Main()) },
-		"rtch-scout":   func() { os.Exit(rtchscout.Main()) },
-		"rtch-probe":   func() { os.Exit(rtchprobe.Main()) },
-		"rtch-hydrate": func() { os.Exit(rtchhydrate.Main()) },
-		"rtch-packet":  func() { os.Exit(rtchpacket.Main()) },
-	})
+	testscript.Main(m, pipeline.Programs(map[string]func() int{
+		"rtch": Main,
+	}))
 }
 
 // The scripts run in a copy of testdata/fixtures/sample, $WORK/sample.

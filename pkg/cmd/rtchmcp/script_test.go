@@ -18,29 +18,18 @@ import (
 	"github.com/rtch/rtch/pkg/cmd/guildbundle"
 	"github.com/rtch/rtch/pkg/cmd/guildlint"
 	"github.com/rtch/rtch/pkg/cmd/guildrecall"
-	"github.com/rtch/rtch/pkg/cmd/rtchhydrate"
-	"github.com/rtch/rtch/pkg/cmd/rtchintake"
-	"github.com/rtch/rtch/pkg/cmd/rtchpacket"
-	"github.com/rtch/rtch/pkg/cmd/rtchprobe"
-	"github.com/rtch/rtch/pkg/cmd/rtchscout"
-	"github.com/rtch/rtch/pkg/cmd/rtchzone"
+	"github.com/rtch/rtch/pkg/pipeline"
 )
 
 // Every tool is a program of the test binary, so scripts pipe real processes
 // and rtch-mcp runs as a subprocess speaking stdio.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"rtch-mcp":     func() { os.Exit(Main()) },
-		"rtch-intake":  func() { os.Exit(rtchintake.Main()) },
-		"rtch-zone":    func() { os.Exit(rtchzone.Main()) },
-		"rtch-scout":   func() { os.Exit(rtchscout.Main()) },
-		"rtch-probe":   func() { os.Exit(rtchprobe.Main()) },
-		"rtch-hydrate": func() { os.Exit(rtchhydrate.Main()) },
-		"rtch-packet":  func() { os.Exit(rtchpacket.Main()) },
-		"guild-recall": func() { os.Exit(guildrecall.Main()) },
-		"guild-bundle": func() { os.Exit(guildbundle.Main()) },
-		"guild-lint":   func() { os.Exit(guildlint.Main()) },
-	})
+	testscript.Main(m, pipeline.Programs(map[string]func() int{
+		"rtch-mcp":     Main,
+		"guild-recall": guildrecall.Main,
+		"guild-bundle": guildbundle.Main,
+		"guild-lint":   guildlint.Main,
+	}))
 }
 
 func TestScripts(t *testing.T) {

@@ -6,24 +6,12 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/rtch/rtch/pkg/cmd/rtchhydrate"
-	"github.com/rtch/rtch/pkg/cmd/rtchintake"
-	"github.com/rtch/rtch/pkg/cmd/rtchpacket"
-	"github.com/rtch/rtch/pkg/cmd/rtchprobe"
-	"github.com/rtch/rtch/pkg/cmd/rtchscout"
-	"github.com/rtch/rtch/pkg/cmd/rtchzone"
 	"github.com/rtch/rtch/pkg/hydrate/scripttest"
+	"github.com/rtch/rtch/pkg/pipeline"
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"rtch-intake":  func() { os.Exit(rtchintake.Main()) },
-		"rtch-zone":    func() { os.Exit(rtchzone.Main()) },
-		"rtch-scout":   func() { os.Exit(rtchscout.Main()) },
-		"rtch-probe":   func() { os.Exit(rtchprobe.Main()) },
-		"rtch-hydrate": func() { os.Exit(rtchhydrate.Main()) },
-		"rtch-packet":  func() { os.Exit(rtchpacket.Main()) },
-	})
+	testscript.Main(m, pipeline.Programs(nil))
 }
 
 func TestPipelineScripts(t *testing.T) {
