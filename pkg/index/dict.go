@@ -475,15 +475,19 @@ func (w *Words) TermsOf(row int, seen []bool) {
 func (w *Words) Hits(f *File, phrase []int, buf []Hit) ([]Hit, error) {
 	out := buf
 	var occs []Occ
+	runs := hitRunsPool.Get().(*hitRuns)
+	defer hitRunsPool.Put(runs)
+	runs.starts = runs.starts[:0]
 	for _, r := range w.of(f.entry) {
 		if int(r.k) >= f.nword {
 			return out, errShort
 		}
 		g := &w.groups[r.group]
 		occs = DecodeOccs(f.List(int(r.k)), occs[:0])
+		runs.starts = append(runs.starts, len(out)-len(buf))
 		out = appendWordHits(out, w.pats, g.ms, g.wlen, occs)
 	}
-	return f.finishHits(out, len(buf), phrase), nil
+	return f.finishHits(out, len(buf), phrase, runs), nil
 }
 
 // appendWordHits appends the hits of one word's matches (offsets in the
@@ -504,6 +508,7 @@ func appendWordHits(out []Hit, pats []string, ms []wordMatch, wlen int, occs []O
 // Holds places them without folding the entry's words.
 type Cands struct {
 	pats []Pattern
+	keys *sepKeys
 	may  []bool
 	// runs[p][i] are the words of every entry that can hold run i of
 	// pattern p, grouped by row.
@@ -537,7 +542,7 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	if d == nil {
 		return nil
 	}
-	c := &Cands{pats: pats, may: make([]bool, len(ix.table)), runs: make([][]rowWords, len(pats))}
+	c := &Cands{pats: pats, keys: newSepKeys(pats), may: make([]bool, len(ix.table)), runs: make([][]rowWords, len(pats))}
 	if len(pats) == 0 {
 		return c
 	}
@@ -678,29 +683,11 @@ func (c *Cands) Holds(f *File) bool {
 // hold is not held, without a look at f's places; the numbers of f's
 // separator runs are found once for all the patterns.
 func (c *Cands) Held(f *File, buf []Held) []Held {
-	var seps map[string]int32
-	for pi, p := range c.pats {
-		if !c.May(f.entry) {
-			buf = append(buf, HeldNo)
-			continue
-		}
-		var runs [][]wordAt
-		if p.sep == "" && !p.any {
-			if slices.ContainsFunc(c.runs[pi], func(g rowWords) bool { return len(g.of(f.entry)) == 0 }) {
-				buf = append(buf, HeldNo)
-				continue
-			}
-			runs = make([][]wordAt, len(p.runs))
-			for i := range p.runs {
-				for _, w := range c.runs[pi][i].of(f.entry) {
-					runs[i] = append(runs[i], wordAt{int(w.k), w.n, w.ok})
-				}
-			}
-			if seps == nil {
-				seps = f.sepNumbers(c.pats)
-			}
-		}
-		buf = append(buf, f.held(p, runs, seps))
+	var seps *sepRuns
+	for pi := range c.pats {
+		var h Held
+		h, seps = c.heldOne(f, pi, seps)
+		buf = append(buf, h)
 	}
 	return buf
 }

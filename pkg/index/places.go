@@ -19,59 +19,65 @@ func (c *Cands) Places(f *File, sp []Spelling, buf []Hit) ([]Hit, bool) {
 	if !c.May(f.entry) {
 		return buf, true
 	}
-	var seps map[string]int32
+	var seps *sepRuns
 	for pi, p := range c.pats {
 		if p.sep != "" || p.any || p.lead != "" || p.trail != "" {
-			if c.heldOne(f, pi) != HeldNo {
+			var h Held
+			if h, seps = c.heldOne(f, pi, seps); h != HeldNo {
 				return buf, false
 			}
 			continue
 		}
-		runs := make([][]wordAt, len(p.runs))
-		for i := range p.runs {
-			for _, w := range c.runs[pi][i].of(f.entry) {
-				runs[i] = append(runs[i], wordAt{int(w.k), w.n, w.ok})
-			}
-			if len(runs[i]) == 0 {
-				runs = nil
-				break
-			}
-		}
+		runs := c.wordsAt(f, pi)
 		if runs == nil {
 			continue
 		}
 		if seps == nil {
-			seps = f.sepNumbers(c.pats)
+			seps = f.sepRuns(c.keys)
 		}
 		buf = f.place(p, runs, seps, sp[pi], buf)
 	}
 	return buf, true
 }
 
-// sepNumbers are the numbers (Occ.Sep) of those of f's separator runs
-// that are a separator between two of the patterns' runs, by run (a file
-// has thousands of runs; a goal's patterns a few separators).
-func (f *File) sepNumbers(pats []Pattern) map[string]int32 {
-	m := map[string]int32{}
-	for _, p := range pats {
-		for _, g := range p.gaps {
-			m[g] = 0
+// wordsAt are the words of f that can hold each run of pattern pi (not
+// one of separators alone), nil when a run has none.
+func (c *Cands) wordsAt(f *File, pi int) [][]wordAt {
+	rs := c.runs[pi]
+	for _, g := range rs {
+		if len(g.of(f.entry)) == 0 {
+			return nil
 		}
 	}
-	n := int32(1)
-	eachWord(f.Seps, func(w []byte) {
-		if _, ok := m[string(w)]; ok {
-			m[string(w)] = n
+	runs := make([][]wordAt, len(rs))
+	for i, g := range rs {
+		ws := g.of(f.entry)
+		runs[i] = make([]wordAt, len(ws))
+		for j, w := range ws {
+			runs[i][j] = wordAt{int(w.k), w.n, w.ok}
 		}
-		n++
-	})
-	return m
+	}
+	return runs
 }
 
-// heldOne is what f tells of pattern pi alone (Held).
-func (c *Cands) heldOne(f *File, pi int) Held {
-	one := &Cands{pats: c.pats[pi : pi+1], may: c.may, runs: c.runs[pi : pi+1]}
-	return one.Held(f, nil)[0]
+// heldOne is what f tells of pattern pi (Held); seps are f's separator
+// runs (File.sepRuns), found on first need and returned for the next
+// pattern.
+func (c *Cands) heldOne(f *File, pi int, seps *sepRuns) (Held, *sepRuns) {
+	p := c.pats[pi]
+	if !c.May(f.entry) {
+		return HeldNo, seps
+	}
+	var runs [][]wordAt
+	if p.sep == "" && !p.any {
+		if runs = c.wordsAt(f, pi); runs == nil {
+			return HeldNo, seps
+		}
+		if seps == nil {
+			seps = f.sepRuns(c.keys)
+		}
+	}
+	return f.held(p, runs, seps), seps
 }
 
 // placedWord is one occurrence of a word that can hold a run after the
@@ -87,11 +93,11 @@ type placedWord struct {
 // start, followed on its line by the pattern's separators and words that
 // hold the other runs, the last one a word in which it may end (the
 // certain chain of join, every one of them).
-func (f *File) place(p Pattern, runs [][]wordAt, seps map[string]int32, s Spelling, buf []Hit) []Hit {
+func (f *File) place(p Pattern, runs [][]wordAt, seps *sepRuns, s Spelling, buf []Hit) []Hit {
 	last := len(p.runs) - 1
 	gap := make([]int32, len(p.gaps))
 	for i, g := range p.gaps {
-		if gap[i] = seps[g]; gap[i] == 0 {
+		if gap[i] = seps.number(g); gap[i] == 0 {
 			return buf
 		}
 	}

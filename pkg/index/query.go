@@ -53,18 +53,22 @@ func (f *File) Hits(m *match.Matcher, phrase []int, buf []Hit) ([]Hit, error) {
 	pats := m.Terms()
 	var occs []Occ
 	bad := false
+	r := hitRunsPool.Get().(*hitRuns)
+	defer hitRunsPool.Put(r)
+	r.starts = r.starts[:0]
 	matchWords(m, f.Text, func(k int, ms []wordMatch, wlen int) {
 		if k >= f.nword {
 			bad = true
 			return
 		}
 		occs = DecodeOccs(f.List(k), occs[:0])
+		r.starts = append(r.starts, len(out)-len(buf))
 		out = appendWordHits(out, pats, ms, wlen, occs)
 	})
 	if bad {
 		return out, errShort
 	}
-	return f.finishHits(out, len(buf), phrase), nil
+	return f.finishHits(out, len(buf), phrase, r), nil
 }
 
 // matchWords runs m over a word text (each word followed by '\n') and calls
@@ -96,15 +100,21 @@ func matchWords(m *match.Matcher, text []byte, fn func(k int, ms []wordMatch, wl
 }
 
 // finishHits adds the stored phrase hits to the word hits from out[from:]
-// on and puts them in the order of a scan.
-func (f *File) finishHits(out []Hit, from int, phrase []int) []Hit {
+// on, which are in runs each in a scan's order beginning at r.starts
+// (offsets from from), and puts them in the order of a scan.
+func (f *File) finishHits(out []Hit, from int, phrase []int, r *hitRuns) []Hit {
+	at := len(out)
 	for _, h := range f.Phrases {
 		if h.Term < len(phrase) && phrase[h.Term] >= 0 {
 			h.Term = phrase[h.Term]
 			out = append(out, h)
 		}
 	}
-	SortHits(out[from:])
+	if len(out) > at {
+		SortHits(out[at:])
+		r.starts = append(r.starts, at-from)
+	}
+	r.mergeRuns(out[from:])
 	return out
 }
 
@@ -282,13 +292,13 @@ func (f *File) holds(p Pattern, fold []byte) Held {
 		}
 		runs[i] = p.wordsFor(i, fold, f.Text)
 	}
-	return f.held(p, runs, f.sepNumbers([]Pattern{p}))
+	return f.held(p, runs, f.sepRuns(newSepKeys([]Pattern{p})))
 }
 
 // held is what f tells of p, given the words that can hold each run
-// (runs[i], word numbers ascending) and the numbers of f's separator runs
-// between them (File.sepNumbers).
-func (f *File) held(p Pattern, runs [][]wordAt, seps map[string]int32) Held {
+// (runs[i], word numbers ascending) and what f's separator runs tell of
+// its separators (File.sepRuns).
+func (f *File) held(p Pattern, runs [][]wordAt, seps *sepRuns) Held {
 	switch {
 	case p.any:
 		return HeldMaybe
@@ -320,20 +330,6 @@ func (p Pattern) wordOK(i int, w []byte) bool {
 	return i < len(p.runs)-1 || p.ends[i] || match.EndsWord(w, len(r))
 }
 
-// sepsAround reports whether f has the runs p's leading separator can
-// end and its trailing one can start.
-func (f *File) sepsAround(p Pattern) bool {
-	ok := func(s string, has func(w, s []byte) bool) bool {
-		if s == "" {
-			return true
-		}
-		found := false
-		eachWord(f.Seps, func(w []byte) { found = found || has(w, []byte(s)) })
-		return found
-	}
-	return ok(p.lead, bytes.HasSuffix) && ok(p.trail, bytes.HasPrefix)
-}
-
 // wordAt is word k of an entry, n bytes long; ok when the term may start
 // or end in it (Pattern.wordOK).
 type wordAt struct {
@@ -348,18 +344,18 @@ type wordAt struct {
 // the term may start in the first word and end in the last (wordOK) and
 // that the run after the last starts with the trailing separator: then a
 // chain is a match.
-func (f *File) join(p Pattern, runs [][]wordAt, seps map[string]int32, exact bool) bool {
+func (f *File) join(p Pattern, runs [][]wordAt, seps *sepRuns, exact bool) bool {
 	for _, ws := range runs {
 		if len(ws) == 0 {
 			return false
 		}
 	}
-	if !f.sepsAround(p) {
+	if !seps.around(p) {
 		return false
 	}
 	gap := make([]int32, len(p.gaps))
 	for i, g := range p.gaps {
-		if gap[i] = seps[g]; gap[i] == 0 {
+		if gap[i] = seps.number(g); gap[i] == 0 {
 			return false
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math/bits"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 
@@ -78,10 +77,18 @@ type lineScore struct {
 }
 
 // collector gathers one file's evidence; slot maps a term to its entry + 1
-// and is reset after the file.
+// and defs a term with an entry to its definition lines in the file
+// (censusTerm.locations, looked up once per file); both are reset after
+// the file.
 type collector struct {
-	ev   *fileEv
-	slot []int32
+	ev     *fileEv
+	slot   []int32
+	defs   [][]int
+	looked []bool
+}
+
+func newCollector(terms int) *collector {
+	return &collector{slot: make([]int32, terms), defs: make([][]int, terms), looked: make([]bool, terms)}
 }
 
 func (c *collector) get(t int) *termEv {
@@ -95,6 +102,7 @@ func (c *collector) get(t int) *termEv {
 func (c *collector) done() *fileEv {
 	for _, te := range c.ev.terms {
 		c.slot[te.term] = 0
+		c.defs[te.term], c.looked[te.term] = nil, false
 	}
 	if len(c.ev.terms) == 0 {
 		return nil
@@ -122,11 +130,11 @@ func newFileScan(terms []censusTerm, p string, c *collector) *fileScan {
 		isCode:  symbols.Lang(p) != ""}
 }
 
-// field is the field of a match of ct on line ln; the line's facts are
-// asked only when the field depends on them.
-func (fs *fileScan) field(ct *censusTerm, ln int, heading, key, def func() bool) uint8 {
+// field is the field of a match of term t on line ln, which add is given
+// next; the line's facts are asked only when the field depends on them.
+func (fs *fileScan) field(t, ln int, heading, key, def func() bool) uint8 {
 	switch {
-	case ct.locations[fs.path] != nil && containsInt(ct.locations[fs.path], ln):
+	case containsInt(fs.defLines(t), ln):
 		if fs.isMD {
 			return fHeading
 		} else if fs.isKeyed {
@@ -141,6 +149,17 @@ func (fs *fileScan) field(ct *censusTerm, ln int, heading, key, def func() bool)
 		return fDefLine
 	}
 	return fBody
+}
+
+// defLines are term t's definition lines in the file. A term looked up
+// here has an entry by the end of the file (add follows field), so
+// collector.done resets it.
+func (fs *fileScan) defLines(t int) []int {
+	c := fs.c
+	if !c.looked[t] {
+		c.defs[t], c.looked[t] = fs.terms[t].locations[fs.path], true
+	}
+	return c.defs[t]
 }
 
 // add records one match of term t on line ln, col its first byte (0-based).
@@ -214,7 +233,7 @@ func scanFile(m *match.Matcher, terms []censusTerm, p string, data []byte, c *co
 			curLine, curStart, curEnd = lines.At(s)
 		}
 		line := data[curStart:curEnd]
-		f := fs.field(&terms[t], curLine,
+		f := fs.field(t, curLine,
 			func() bool { return fields.IsHeading(line) },
 			func() bool { return fields.IsKeyAt(data, e) },
 			func() bool { return fields.InDef(line, s-curStart) })
@@ -246,7 +265,7 @@ func replayFile(m *match.Matcher, words *index.Words, phrase []int, terms []cens
 	}
 	for _, h := range all {
 		ln, col := int(h.Line), int(h.Col)
-		f := fs.field(&terms[h.Term], ln,
+		f := fs.field(h.Term, ln,
 			func() bool { return fl.Heading(h.Line) },
 			func() bool { return h.Key },
 			func() bool { return fl.InDef(h.Line, h.Col) })
@@ -268,11 +287,7 @@ func pickAnchors(ls []lineScore, terms []censusTerm) (anchors []int, window floa
 			bitIDF[bits.TrailingZeros64(t.bit)] = t.idf
 		}
 	}
-	type cand struct {
-		line  int
-		score float64
-	}
-	cs := make([]cand, len(ls))
+	cs := make([]anchorCand, len(ls))
 	lo := 0
 	for i, l := range ls {
 		for ls[lo].line < l.line-anchorWindow {
@@ -295,18 +310,13 @@ func pickAnchors(ls []lineScore, terms []censusTerm) (anchors []int, window floa
 		if w > window {
 			window, windowTerms = w, n
 		}
-		cs[i] = cand{l.line, sc}
+		cs[i] = anchorCand{l.line, sc}
 	}
-	slices.SortStableFunc(cs, func(a, b cand) int {
-		if a.score != b.score {
-			return cmp.Compare(b.score, a.score)
-		}
-		return cmp.Compare(a.line, b.line)
-	})
-	for _, c := range cs {
-		if len(anchors) >= anchorsKept {
-			break
-		}
+	best := anchorHeap(cs)
+	best.init()
+	for len(best) > 0 && len(anchors) < anchorsKept {
+		var c anchorCand
+		c, best = best.pop()
 		near := false
 		for _, a := range anchors {
 			if c.line-a < anchorSpread && a-c.line < anchorSpread {
@@ -319,6 +329,55 @@ func pickAnchors(ls []lineScore, terms []censusTerm) (anchors []int, window floa
 		}
 	}
 	return anchors, window, windowTerms
+}
+
+// anchorCand is a line with its anchor score.
+type anchorCand struct {
+	line  int
+	score float64
+}
+
+// better orders anchor candidates: the higher score, then the earlier line.
+func (a anchorCand) better(b anchorCand) bool {
+	c := cmp.Compare(a.score, b.score)
+	return c > 0 || c == 0 && a.line < b.line
+}
+
+// anchorHeap hands out anchor candidates best first (anchorCand.better)
+// without sorting them all: a file with hits on thousands of lines
+// keeps five anchors, found among the first few dozen.
+type anchorHeap []anchorCand
+
+func (h anchorHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+// pop returns the best candidate and the heap without it.
+func (h anchorHeap) pop() (anchorCand, anchorHeap) {
+	top, n := h[0], len(h)-1
+	h[0] = h[n]
+	h = h[:n]
+	h.down(0)
+	return top, h
+}
+
+func (h anchorHeap) down(i int) {
+	for {
+		b, l := i, 2*i+1
+		if l < len(h) && h[l].better(h[b]) {
+			b = l
+		}
+		if r := l + 1; r < len(h) && h[r].better(h[b]) {
+			b = r
+		}
+		if b == i {
+			return
+		}
+		h[i], h[b] = h[b], h[i]
+		i = b
+	}
 }
 
 // assignBits gives each of the 64 rarest terms that score lines a bit of

@@ -2,7 +2,11 @@ package probe
 
 import (
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"reflect"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -108,7 +112,8 @@ func TestAnchorsPastSixtyFourTerms(t *testing.T) {
 		}
 	}
 	assignBits(terms)
-	c := &collector{slot: make([]int32, len(terms)), ev: &fileEv{path: "f.txt"}}
+	c := newCollector(len(terms))
+	c.ev = &fileEv{path: "f.txt"}
 	scanFile(match.New(lits), terms, "f.txt", []byte(src.String()), c)
 	ev := c.done()
 	if ev == nil || len(ev.anchors) == 0 || ev.anchors[0] != 110 {
@@ -127,5 +132,87 @@ func TestDefiningFiles(t *testing.T) {
 	}
 	if got := definingFiles(capped); got != nil {
 		t.Fatalf("a capped list gave %v: it may leave defining files out", got)
+	}
+}
+
+// TestAnchorsAreTheSortedOrder checks that the anchors handed out best
+// first by the heap are those of the whole list sorted by score, then
+// line, with many ties.
+func TestAnchorsAreTheSortedOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	terms := []censusTerm{{text: "a", idf: 1, bit: 1}, {text: "b", idf: 2, bit: 2}, {text: "c", idf: 0.5, bit: 4}}
+	for range 200 {
+		var ls []lineScore
+		for ln := 1; ln < 2000; ln += 1 + rng.IntN(30) {
+			ls = append(ls, lineScore{line: ln, score: float64(rng.IntN(4)), seen: uint64(1 + rng.IntN(7))})
+		}
+		got, _, _ := pickAnchors(ls, terms)
+		if want := sortedAnchors(ls, terms); !reflect.DeepEqual(got, want) {
+			t.Fatalf("anchors %v, want %v", got, want)
+		}
+	}
+}
+
+// sortedAnchors is pickAnchors by a stable sort of every candidate.
+func sortedAnchors(ls []lineScore, terms []censusTerm) []int {
+	var bitIDF [64]float64
+	for _, t := range terms {
+		bitIDF[bits.TrailingZeros64(t.bit)] = t.idf
+	}
+	var cs []anchorCand
+	for _, l := range ls {
+		var mask uint64
+		for _, o := range ls {
+			if o.line >= l.line-anchorWindow && o.line <= l.line+anchorWindow {
+				mask |= o.seen
+			}
+		}
+		sc := l.score
+		for b := range 64 {
+			if mask&(1<<b) != 0 {
+				sc += bitIDF[b]
+			}
+		}
+		cs = append(cs, anchorCand{l.line, sc})
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].score != cs[j].score {
+			return cs[i].score > cs[j].score
+		}
+		return cs[i].line < cs[j].line
+	})
+	var anchors []int
+	for _, c := range cs {
+		if len(anchors) == anchorsKept {
+			break
+		}
+		if !slices.ContainsFunc(anchors, func(a int) bool { return c.line-a < anchorSpread && a-c.line < anchorSpread }) {
+			anchors = append(anchors, c.line)
+		}
+	}
+	return anchors
+}
+
+// TestDefinitionLinesAreTheFiles checks that a pooled collector looks a
+// term's definition lines up again for the next file: a definition in
+// one file is not one in the next.
+func TestDefinitionLinesAreTheFiles(t *testing.T) {
+	terms := []censusTerm{{text: "widget", goalKind: "word", idf: 1, locations: map[string][]int{"a.go": {1}}}}
+	m := match.New([]string{"widget"})
+	c := newCollector(len(terms))
+	field := func(p string) string {
+		c.ev = &fileEv{path: p}
+		scanFile(m, terms, p, []byte("widget\n"), c)
+		ev := c.done()
+		return fieldName(ev.terms[0].pos[0].field)
+	}
+	for _, p := range []string{"a.go", "b.go", "a.go"} {
+		want := fieldBody
+		if p == "a.go" {
+			want = fieldDefinition
+		}
+		if got := field(p); got != want {
+			t.Fatalf("%s: field %s, want %s", p, got, want)
+		}
 	}
 }

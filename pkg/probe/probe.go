@@ -181,7 +181,7 @@ func (r *run) pass(ctx context.Context) error {
 	assignBits(r.terms)
 	r.evs = make([]*fileEv, len(r.files))
 	p := &passState{r: r, cm: cm, pm: pm, pathIdx: pathIdx}
-	p.pool.New = func() any { return &collector{slot: make([]int32, len(r.terms))} }
+	p.pool.New = func() any { return newCollector(len(r.terms)) }
 	toRead, err := p.replay()
 	if err != nil {
 		return err

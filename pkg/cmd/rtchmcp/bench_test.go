@@ -2,9 +2,13 @@ package rtchmcp
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,4 +115,48 @@ func stdioSession(b *testing.B, root string, args ...string) *mcp.ClientSession 
 		<-done
 	})
 	return cs
+}
+
+// latencyGoals are bench/latency's goals on GOROOT/src, in file order.
+func latencyGoals(b *testing.B) []string {
+	data, err := os.ReadFile("../../../bench/latency/goals.jsonl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var goals []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var g struct{ Goal string }
+		if err := json.Unmarshal([]byte(l), &g); err != nil {
+			b.Fatal(err)
+		}
+		goals = append(goals, g.Goal)
+	}
+	return goals
+}
+
+// askAny is a call with goal in the md format, as bench/latency asks it;
+// a reply over its token budget is an answer too.
+func askAny(b *testing.B, h *handler, goal string) {
+	if _, _, err := h.context(context.Background(), nil, ContextInput{Goal: goal, Enough: "the bench is done"}); err != nil {
+		b.Fatalf("rtch_context: %v", err)
+	}
+}
+
+// BenchmarkLatencyGoalGOROOT is one new question of bench/latency's
+// goals on GOROOT/src with the index (RTCH_BENCH_GOAL: its line, default
+// the 2,016-character issue), each timed call after an untimed other
+// goal, as the runner asks them in turn.
+func BenchmarkLatencyGoalGOROOT(b *testing.B) {
+	goals := latencyGoals(b)
+	n := 27
+	if s := os.Getenv("RTCH_BENCH_GOAL"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	h := benchHandler(b, Hot{NoMemo: true})
+	for b.Loop() {
+		b.StopTimer()
+		askAny(b, h, goals[0])
+		b.StartTimer()
+		pprof.Do(context.Background(), pprof.Labels("goal", "timed"), func(context.Context) { askAny(b, h, goals[n-1]) })
+	}
 }
