@@ -114,7 +114,8 @@ bench: ## Go benchmarks of the hot paths
 	$(GO) test -run '^$$' -bench . -benchmem ./pkg/...
 
 # make train-probe reads the bare mirrors of pkg/protect/model/sources.json
-# here (DIR/owner+name/repo); make probe-sources clones the missing ones.
+# and heldout.json (whose rows only decontaminate the training rows) here
+# (DIR/owner+name/repo); make probe-sources clones the missing ones.
 PROBEMIRRORS ?= $(EVALREPOS)
 
 train-probe: ## retrain the injection probe's model (pkg/protect/model/weights.bin, cv.tsv) from its public sources and the shared dev rows

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -37,26 +38,27 @@ func main() {
 	mirrors := flag.String("mirrors", "/work/.mirror", "`DIR` of bare mirrors laid out as DIR/owner+name/repo")
 	eval := flag.String("eval", "../shared/eval", "`DIR` holding injections-dev.jsonl and benign-dev.jsonl")
 	sources := flag.String("sources", "pkg/protect/model/sources.json", "source list `FILE`")
+	heldOut := flag.String("heldout", "pkg/protect/model/heldout.json", "held-out rows `FILE`: training rows that share a run of words with one are dropped")
 	out := flag.String("out", "pkg/protect/model/weights.bin", "model `FILE` to write")
 	cvOut := flag.String("cv", "pkg/protect/model/cv.tsv", "cross-validated dev scores `FILE` to write")
 	check := flag.Bool("check", false, "write nothing; fail unless retraining reproduces --out and --cv byte for byte")
-	list := flag.Bool("list-repos", false, "print the repositories of --sources, one owner/name a line, and exit")
+	list := flag.Bool("list-repos", false, "print the repositories of --sources and --heldout, one owner/name a line, and exit")
 	flag.Parse()
 	if *list {
-		if err := listRepos(*sources); err != nil {
+		if err := listRepos(*sources, *heldOut); err != nil {
 			fmt.Fprintf(os.Stderr, "trainprobe: error: %v\n", err)
 			os.Exit(2)
 		}
 		return
 	}
-	if err := run(*mirrors, *eval, *sources, *out, *cvOut, *check); err != nil {
+	if err := run(*mirrors, *eval, *sources, *heldOut, *out, *cvOut, *check); err != nil {
 		fmt.Fprintf(os.Stderr, "trainprobe: error: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(mirrors, eval, sourcesFile, out, cvOut string, check bool) error {
-	rows, err := readAll(mirrors, eval, sourcesFile)
+func run(mirrors, eval, sourcesFile, heldOutFile, out, cvOut string, check bool) error {
+	rows, err := readAll(mirrors, eval, sourcesFile, heldOutFile)
 	if err != nil {
 		return err
 	}
@@ -151,14 +153,18 @@ func threshold(rows []row, rules []bool, oof []float64) float64 {
 		}
 	}
 	sort.Float64s(cands)
-	for _, t := range cands {
-		t += 1e-6
-		if admissible(rows, rules, oof, t) {
+	for _, c := range cands {
+		if t := above(c); admissible(rows, rules, oof, t) {
 			return t
 		}
 	}
-	return cands[len(cands)-1] + 1e-6
+	return above(cands[len(cands)-1])
 }
+
+// above is the first margin of four decimals above m: cv.tsv prints
+// margins to four decimals, and a benign row at the threshold's own margin
+// must read as below it there too.
+func above(m float64) float64 { return (math.Floor(m*1e4+0.5) + 1) / 1e4 }
 
 func admissible(rows []row, rules []bool, oof []float64, t float64) bool {
 	fp, n := map[string]int{}, map[string]int{}
@@ -197,18 +203,20 @@ func cvTable(rows []row, oof []float64, t float32) []byte {
 	return []byte(b.String())
 }
 
-// listRepos prints the distinct repositories of the source list (make
+// listRepos prints the distinct repositories of the source lists (make
 // probe-sources clones them).
-func listRepos(file string) error {
-	srcs, err := loadSources(file)
-	if err != nil {
-		return err
-	}
+func listRepos(files ...string) error {
 	seen := map[string]bool{}
-	for _, s := range srcs {
-		if !seen[s.Repo] {
-			seen[s.Repo] = true
-			fmt.Println(s.Repo)
+	for _, f := range files {
+		srcs, err := loadSources(f)
+		if err != nil {
+			return err
+		}
+		for _, s := range srcs {
+			if !seen[s.Repo] {
+				seen[s.Repo] = true
+				fmt.Println(s.Repo)
+			}
 		}
 	}
 	return nil

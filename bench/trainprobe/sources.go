@@ -22,7 +22,7 @@ type source struct {
 	Repo     string `json:"repo"`
 	Commit   string `json:"commit"`
 	Include  string `json:"include"`
-	Format   string `json:"format"` // csv:<column>, yaml:<field>, lines, chunks
+	Format   string `json:"format"` // csv:<column>, yaml:<field>, json:<field>, jsonl:<field>, json-lists, regex:<re>, lines, chunks
 	Group    string `json:"group"`  // injection, or the benign group
 	MaxFiles int    `json:"max_files"`
 }
@@ -144,6 +144,10 @@ func parse(format string, b []byte) ([]string, error) {
 			out = append(out, r[col])
 		}
 		return out, nil
+	case "json", "jsonl", "json-lists":
+		return parseJSON(kind, field, b)
+	case "regex":
+		return parseRegex(field, b)
 	case "yaml":
 		var m map[string]any
 		if err := yaml.Unmarshal(b, &m); err != nil {
@@ -198,16 +202,32 @@ func readDev(dir string) ([]row, error) {
 	return rows, nil
 }
 
-// readAll returns the dev rows, then the rows of every source in order.
-func readAll(mirrors, eval, sourcesFile string) ([]row, error) {
-	rows, err := readDev(eval)
+// readAll returns the dev rows, then the rows of every source in order,
+// less those decontaminate drops against the dev rows and the held-out
+// rows of heldOutFile (read for that only, never trained on).
+func readAll(mirrors, eval, sourcesFile, heldOutFile string) ([]row, error) {
+	dev, err := readDev(eval)
 	if err != nil {
 		return nil, err
 	}
-	srcs, err := loadSources(sourcesFile)
+	heldOut, err := readSources(mirrors, heldOutFile)
 	if err != nil {
 		return nil, err
 	}
+	ext, err := readSources(mirrors, sourcesFile)
+	if err != nil {
+		return nil, err
+	}
+	return append(dev, decontaminate(dev, heldOut, ext, os.Stderr)...), nil
+}
+
+// readSources returns the rows of every source of a source list, in order.
+func readSources(mirrors, file string) ([]row, error) {
+	srcs, err := loadSources(file)
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
 	for _, s := range srcs {
 		r, err := readSource(mirrors, s)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -229,4 +230,33 @@ func cvReport(t *testing.T, b *strings.Builder) {
 	row("**all injections**", &all)
 	row("benign, outside security discussions", &other)
 	row("benign, security discussions", &sec)
+}
+
+// TestHeldOutListedForDecontamination: every held-out file is in
+// model/heldout.json, the list make train-probe reads only to drop the
+// training rows that copy a held-out row (a run of eight words): a public
+// collection that bundles a held-out row under another repository's name
+// must not teach it to the model.
+func TestHeldOutListedForDecontamination(t *testing.T) {
+	b, err := os.ReadFile("model/heldout.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list []struct{ Repo, Commit, Include string }
+	if err := json.Unmarshal(b, &list); err != nil {
+		t.Fatalf("model/heldout.json: %v", err)
+	}
+	for _, f := range heldOutFiles {
+		found := false
+		for _, l := range list {
+			re, err := regexp.Compile(l.Include)
+			if err != nil {
+				t.Fatalf("model/heldout.json: %s: %v", l.Repo, err)
+			}
+			found = found || l.Repo == f.repo && len(l.Commit) == 40 && strings.HasPrefix(l.Commit, f.commit) && re.MatchString(f.path)
+		}
+		if !found {
+			t.Errorf("model/heldout.json does not list %s@%s:%s (pinned to the full commit)", f.repo, f.commit, f.path)
+		}
+	}
 }
