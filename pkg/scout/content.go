@@ -15,12 +15,29 @@ import (
 	"github.com/rtch/rtch/pkg/walk"
 )
 
-// scanContent reads every file once and runs the content scans on it.
+// scanContent gives every file its outcome, from the index when it can
+// answer (a batch of files at a time), by reading the file otherwise, and
+// folds each outcome into the run's totals as soon as it is made.
 func (r *run) scanContent(ctx context.Context) error {
-	r.outs = make([]*fileOut, len(r.files))
 	r.readStart = time.Now()
-	toRead := r.replay()
+	r.startReplay()
+	toRead := r.files
+	if !r.all {
+		toRead = nil
+		for lo := 0; lo < len(r.files); lo += batchFiles {
+			toRead = r.replay(toRead, lo, min(lo+batchFiles, len(r.files)))
+		}
+	}
 	r.read = len(toRead)
+	if len(toRead) == 0 {
+		return nil
+	}
+	if r.all {
+		r.index = make(map[string]int, len(r.files))
+		for i, f := range r.files {
+			r.index[f.Path] = i
+		}
+	}
 	// The scans copy what they keep, so each worker reads every file into
 	// one buffer.
 	reuse := r.o.Walk
@@ -36,8 +53,8 @@ func (r *run) scanContent(ctx context.Context) error {
 // scanFile runs the content scans on one file's bytes.
 func (r *run) scanFile(f walk.File, data []byte) error {
 	i := r.index[f.Path]
-	out := newFileOut(len(data))
-	r.outs[i] = out
+	out := r.newFileOut(len(data))
+	defer r.fold(i, out)
 	r.progress()
 	if !r.within[i] {
 		return nil
@@ -55,7 +72,11 @@ func (r *run) scanFile(f walk.File, data []byte) error {
 	return nil
 }
 
-func newFileOut(size int) *fileOut {
+// newFileOut is a new outcome, held until it is folded.
+func (r *run) newFileOut(size int) *fileOut {
+	n := r.held.Add(1)
+	for p := r.peakHeld.Load(); n > p && !r.peakHeld.CompareAndSwap(p, n); p = r.peakHeld.Load() {
+	}
 	return &fileOut{counts: map[string]int{}, touched: map[string]bool{}, sizeBytes: size,
 		findings: map[string][]schema.ShapeFinding{}, relevant: map[string][]schema.ShapeFinding{}}
 }

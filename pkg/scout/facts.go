@@ -166,59 +166,76 @@ func (r *run) store(f walk.File, data []byte, sf *shapeFacts) {
 	r.ix.Put(f, r.readStart, fx)
 }
 
-// replay answers from the index for every file within the byte ceiling
-// that it holds unchanged and that cannot hold a term it does not answer
-// for; it returns the files left to read. A file whose stored names hold
-// no term and which has no phrase or handle finding is answered from its
-// table row alone (tallied); its entry is decoded only when its first
-// findings may still be among the capped findings (applyTallied).
-func (r *run) replay() []walk.File {
+// startReplay looks the terms up in the index once for the run's
+// batches: the dictionary's matches of the plain terms, the rows that may
+// hold a complex one, the rows whose names hold a term.
+func (r *run) startReplay() {
 	pats, patTerm, all := complexPatterns(r.terms)
 	if r.ix == nil || all {
-		return r.files
+		r.all = true
+		return
 	}
-	r.patTerm = patTerm
+	r.pats, r.patTerm = pats, patTerm
 	r.termM = match.New(r.terms)
 	r.words, r.cands = r.ix.Words(r.termM), r.ix.Candidates(pats)
-	var held []bool
 	if r.words != nil && r.cands != nil {
-		held = r.ix.NamesHeld(r.terms)
+		r.heldRow = r.ix.NamesHeld(r.terms)
 	}
-	rp := &replayed{read: make([]bool, len(r.files)), skips: make([]*walk.Skip, len(r.files)),
-		tallied: make([]bool, len(r.files)), rows: make([]index.Stat, len(r.files))}
+}
+
+// replay answers from the index for every file of the batch lo..hi
+// within the byte ceiling that it holds unchanged and that cannot hold a
+// term it does not answer for, and folds their outcomes; it appends the
+// files left to read to toRead. A file whose stored names hold no term
+// and which has no phrase or handle finding is answered from its table
+// row alone (tallied); its entry is decoded only when its first findings
+// may still be among the capped findings (applyTallied).
+func (r *run) replay(toRead []walk.File, lo, hi int) []walk.File {
+	n := hi - lo
+	r.lo, r.outs = lo, make([]*fileOut, n)
+	rp := &replayed{read: make([]bool, n), skips: make([]*walk.Skip, n),
+		tallied: make([]bool, n), rows: make([]index.Stat, n)}
 	folds := make([][]byte, parallel.Workers())
 	seens := make([][]bool, parallel.Workers())
-	parallel.ForWorker(len(r.files), func(w, i int) {
+	parallel.ForWorker(n, func(w, k int) {
 		if seens[w] == nil {
 			seens[w] = make([]bool, len(r.terms))
 		}
+		i := lo + k
 		st, ok := index.Stat{}, false
 		if r.within[i] {
 			st, ok = r.ix.Stat(r.files[i])
 		}
 		switch {
 		case !ok:
-			rp.read[i] = true
-		case held != nil && r.tally(i, st, held, seens[w]):
-			rp.tallied[i], rp.rows[i] = true, st
+			rp.read[k] = true
+		case r.heldRow != nil && r.tally(i, st, r.heldRow, seens[w]):
+			rp.tallied[k], rp.rows[k] = true, st
 		default:
-			folds[w] = r.replayEntry(i, st, pats, rp, folds[w], seens[w])
+			folds[w] = r.replayEntry(i, st, r.pats, rp, folds[w], seens[w])
 		}
 	})
 	r.applyTallied(rp)
-	var toRead []walk.File
-	for i, f := range r.files {
-		if rp.read[i] {
-			toRead = append(toRead, f)
-		}
-		if rp.skips[i] != nil {
-			r.skips = append(r.skips, *rp.skips[i])
+	if r.index == nil {
+		r.index = map[string]int{}
+	}
+	for k, out := range r.outs {
+		i := lo + k
+		switch {
+		case out != nil:
+			r.fold(i, out)
+		case rp.read[k]:
+			toRead = append(toRead, r.files[i])
+			r.index[r.files[i].Path] = i
+		case rp.skips[k] != nil:
+			r.skips = append(r.skips, *rp.skips[k])
 		}
 	}
+	r.outs = nil
 	return toRead
 }
 
-// replayed is what replay decided for each file.
+// replayed is what replay decided for each file of a batch.
 type replayed struct {
 	read    []bool       // read the file
 	skips   []*walk.Skip // the stored skip verdict
@@ -253,13 +270,13 @@ func (r *run) replayEntry(i int, st index.Stat, pats []index.Pattern, rp *replay
 	if ok && !maybe && fl.Skip == nil {
 		sf, err = decodeShape(fl.Shape)
 	}
-	switch {
+	switch k := i - r.lo; {
 	case !ok || maybe || err != nil:
-		rp.read[i] = true
+		rp.read[k] = true
 	case fl.Skip != nil:
-		rp.skips[i] = fl.Skip
+		rp.skips[k] = fl.Skip
 	default:
-		r.outs[i] = newFileOut(int(fl.Bytes))
+		r.outs[k] = r.newFileOut(int(fl.Bytes))
 		r.progress()
 		r.replayFile(i, fl, sf, seen, yes)
 	}
@@ -280,7 +297,7 @@ func (r *run) tally(i int, st index.Stat, held []bool, seen []bool) bool {
 	if !ok || counts[0]+counts[1]+counts[2] > 0 {
 		return false
 	}
-	out := newFileOut(int(r.files[i].Size))
+	out := r.newFileOut(int(r.files[i].Size))
 	for k, n := range counts {
 		if n > 0 {
 			out.counts[tallyScans[k]] += n
@@ -288,54 +305,55 @@ func (r *run) tally(i int, st index.Stat, held []bool, seen []bool) bool {
 	}
 	markTouched(r.files[i].Path, out)
 	r.termHits(st.Row, nil, out, seen, nil)
-	r.outs[i] = out
+	r.outs[i-r.lo] = out
 	r.progress()
 	return true
 }
 
-// applyTallied decodes the entries of the tallied files whose first
-// findings may still be among a scan's capped findings, in path order, and
-// applies them whole: the findings a run keeps of a scan are the first
-// capN of the files' first findings (merge), so a file past that point in
-// every scan of its items adds only its counts, which the tally gave. A
-// file still to be read counts as giving none, so no file that may be
-// needed is left out. An entry that fails its check is read instead.
+// applyTallied decodes the entries of the batch's tallied files whose
+// first findings may still be among a scan's capped findings, in path
+// order, and applies them whole: the findings a run keeps of a scan are
+// the first capN of the files' first findings (merge), so a file past that
+// point in every scan of its items adds only its counts, which the tally
+// gave. A file still to be read counts as giving none, so no file that
+// may be needed is left out; the count goes on from batch to batch
+// (r.given). An entry that fails its check is read instead.
 func (r *run) applyTallied(rp *replayed) {
-	var given [len(tallyScans)]int
 	var need []int
-	for i, out := range r.outs {
+	for k, out := range r.outs {
 		switch {
 		case out == nil:
-		case !rp.tallied[i]:
-			for k, scan := range tallyScans {
-				given[k] += len(out.findings[scan])
+		case !rp.tallied[k]:
+			for j, scan := range tallyScans {
+				r.given[j] += len(out.findings[scan])
 			}
 		default:
 			needed := false
-			for k, scan := range tallyScans {
+			for j, scan := range tallyScans {
 				n := out.counts[scan]
-				needed = needed || (n > 0 && given[k] < r.capN)
-				given[k] += min(n, 2)
+				needed = needed || (n > 0 && r.given[j] < r.capN)
+				r.given[j] += min(n, 2)
 			}
 			if needed {
-				need = append(need, i)
+				need = append(need, k)
 			}
 		}
 	}
 	seen := make([]bool, len(r.terms))
-	for _, i := range need {
-		fl, ok := r.ix.Read(rp.rows[i])
+	for _, k := range need {
+		fl, ok := r.ix.Read(rp.rows[k])
 		var sf *shapeFacts
 		var err error
 		if ok {
 			sf, err = decodeShape(fl.Shape)
 		}
+		r.drop(k) // the tally's outcome is replaced
 		if !ok || err != nil {
-			rp.read[i], r.outs[i] = true, nil
+			rp.read[k] = true
 			continue
 		}
-		r.outs[i] = newFileOut(int(fl.Bytes))
-		r.replayFile(i, fl, sf, seen, nil)
+		r.outs[k] = r.newFileOut(int(fl.Bytes))
+		r.replayFile(r.lo+k, fl, sf, seen, nil)
 	}
 }
 
@@ -366,7 +384,7 @@ func IndexFingerprint(handles []string) [32]byte {
 // replayFile gives file i, whose outcome r.outs[i] is new, its outcome
 // from its stored facts; also are complex terms it holds (index.HeldYes).
 func (r *run) replayFile(i int, fl *index.File, sf *shapeFacts, seen []bool, also []int) {
-	out := r.outs[i]
+	out := r.outs[i-r.lo]
 	r.termHits(-1, fl, out, seen, also)
 	r.apply(r.files[i].Path, sf, out)
 }

@@ -7,10 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/rtch/rtch/pkg/index"
+	"github.com/rtch/rtch/pkg/internal/parallel"
 	"github.com/rtch/rtch/pkg/internal/testtree"
 	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/walk"
@@ -18,9 +20,8 @@ import (
 
 // indexRun is one scout run over root with a small findings cap, through
 // the tree index in dir ("" for none), which it saves as the command does;
-// it returns the result as JSON, without the scans' times, and the number
-// of files it read.
-func indexRun(t *testing.T, root, dir string, terms []string, capN int) (string, int) {
+// it returns the result as JSON, without the scans' times, and the result.
+func indexRun(t *testing.T, root, dir string, terms []string, capN int) (string, *Result) {
 	t.Helper()
 	o := Options{Walk: walk.Options{Root: root}, Terms: terms, FindingsCap: capN}
 	if dir != "" {
@@ -47,7 +48,7 @@ func indexRun(t *testing.T, root, dir string, terms []string, capN int) (string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b), res.Read
+	return string(b), res
 }
 
 // TestWarmRunKeepsTheCappedFindings: a warm run answers for most files
@@ -58,6 +59,25 @@ func indexRun(t *testing.T, root, dir string, terms []string, capN int) (string,
 // deprecation, so each cap tried is reached part way through, at a
 // different file.
 func TestWarmRunKeepsTheCappedFindings(t *testing.T) {
+	root := cappedTree(t)
+	terms := []string{"parse", "token", "more"}
+	dir := filepath.Join(t.TempDir(), "ix")
+	indexRun(t, root, dir, terms, 0) // builds the index
+	for capN := 2; capN <= 14; capN++ {
+		want, _ := indexRun(t, root, "", terms, capN)
+		got, res := indexRun(t, root, dir, terms, capN)
+		if got != want || res.Read != 0 {
+			t.Fatalf("cap %d: warm run (%d files read) differs from a cold one:\nwarm %s\ncold %s", capN, res.Read, got, want)
+		}
+	}
+}
+
+// cappedTree is a tree whose files have few and many symbols, one named
+// by a term, headings and keys, a handle and a deprecation, a binary
+// file, and a file and a directory named by a term, so that each small
+// findings cap is reached part way through, at a different file; its
+// files are an hour old, so an index trusts them.
+func cappedTree(t *testing.T) string {
 	root := t.TempDir()
 	for i := range 40 {
 		var b []byte
@@ -82,6 +102,8 @@ func TestWarmRunKeepsTheCappedFindings(t *testing.T) {
 	}
 	testtree.Write(t, root, "d20.md", "# Parse\n")
 	testtree.Write(t, root, "c20.json", `{"parse": 1}`+"\n")
+	testtree.Write(t, root, "parse/token.go", "package parse\n\n// Deprecated: more tokens.\nfunc Token() {}\n")
+	testtree.Write(t, root, "blob.bin", "\x00\x01binary\x00")
 	old := time.Now().Add(-time.Hour)
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
@@ -89,14 +111,57 @@ func TestWarmRunKeepsTheCappedFindings(t *testing.T) {
 		}
 		return nil
 	})
+	return root
+}
+
+// TestBatchesHoldFewOutcomes: a run holds at most a batch of files'
+// outcomes at once, or one per reader, cold or through the index, and its
+// result is the same whatever the batch size, findings caps reached in
+// any batch.
+func TestBatchesHoldFewOutcomes(t *testing.T) {
+	root := cappedTree(t)
 	terms := []string{"parse", "token", "more"}
 	dir := filepath.Join(t.TempDir(), "ix")
-	indexRun(t, root, dir, terms, 0) // builds the index
-	for capN := 2; capN <= 14; capN++ {
+	indexRun(t, root, dir, terms, 0)
+	t.Cleanup(func() { batchFiles = defaultBatchFiles })
+	for _, capN := range []int{2, 5, 9} {
+		batchFiles = 1 << 20
 		want, _ := indexRun(t, root, "", terms, capN)
-		got, read := indexRun(t, root, dir, terms, capN)
-		if got != want || read != 0 {
-			t.Fatalf("cap %d: warm run (%d files read) differs from a cold one:\nwarm %s\ncold %s", capN, read, got, want)
+		for _, n := range []int{1, 3, 16} {
+			batchFiles = n
+			for _, d := range []string{"", dir} {
+				got, res := indexRun(t, root, d, terms, capN)
+				if got != want {
+					t.Fatalf("cap %d, batches of %d, index %q: the result differs from one batch's:\ngot  %s\nwant %s", capN, n, d, got, want)
+				}
+				if res.peakHeld > max(n, parallel.Workers()) {
+					t.Fatalf("cap %d, batches of %d, index %q: %d files' outcomes held at once", capN, n, d, res.peakHeld)
+				}
+			}
+		}
+	}
+}
+
+// TestRelevantFindingsFirst: a scan's findings are its goal-relevant ones
+// first (a symbol named by a term), however many others come before them,
+// then the others, up to the cap.
+func TestRelevantFindingsFirst(t *testing.T) {
+	root := cappedTree(t)
+	t.Cleanup(func() { batchFiles = defaultBatchFiles })
+	for _, n := range []int{1, 1 << 20} {
+		batchFiles = n
+		for _, capN := range []int{2, 3} {
+			_, res := indexRun(t, root, "", []string{"parse", "token"}, capN)
+			var got []string
+			for _, f := range res.Shape.Findings {
+				if f.Scan == ScanSymbols {
+					got = append(got, f.Path+" "+f.Value)
+				}
+			}
+			want := []string{"p17.go Parse", "parse/token.go Token", "p01.go F1_0"}[:capN]
+			if !slices.Equal(got, want) {
+				t.Errorf("cap %d, batches of %d: symbol findings %q, want %q", capN, n, got, want)
+			}
 		}
 	}
 }
@@ -116,17 +181,17 @@ func TestNewRedactorRulesRescreenTheTree(t *testing.T) {
 	terms := []string{"parse", "token"}
 	dir := filepath.Join(t.TempDir(), "ix")
 	indexRun(t, root, dir, terms, 0)
-	if _, read := indexRun(t, root, dir, terms, 0); read != 0 {
-		t.Fatalf("a warm run read %d files", read)
+	if _, res := indexRun(t, root, dir, terms, 0); res.Read != 0 {
+		t.Fatalf("a warm run read %d files", res.Read)
 	}
 	rules := secret.Version
 	t.Cleanup(func() { secret.Version = rules })
 	secret.Version = func() string { return rules() + " and one rule more" }
-	if _, read := indexRun(t, root, dir, terms, 0); read != 5 {
-		t.Errorf("under new rules the run read %d of 5 files", read)
+	if _, res := indexRun(t, root, dir, terms, 0); res.Read != 5 {
+		t.Errorf("under new rules the run read %d of 5 files", res.Read)
 	}
-	if _, read := indexRun(t, root, dir, terms, 0); read != 0 {
-		t.Errorf("the run after it read %d files", read)
+	if _, res := indexRun(t, root, dir, terms, 0); res.Read != 0 {
+		t.Errorf("the run after it read %d files", res.Read)
 	}
 }
 
@@ -148,8 +213,8 @@ func TestReadingEveryFileLeavesTheIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, read := indexRun(t, root, dir, []string{"parse", "x:\ny"}, 0); read != 2 {
-		t.Fatalf("the run read %d of 2 files", read)
+	if _, res := indexRun(t, root, dir, []string{"parse", "x:\ny"}, 0); res.Read != 2 {
+		t.Fatalf("the run read %d of 2 files", res.Read)
 	}
 	if now, err := os.Stat(filepath.Join(dir, "index")); err != nil || !os.SameFile(built, now) {
 		t.Fatalf("a run that only read the files again rewrote the index (%v)", err)

@@ -4,65 +4,128 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
 )
 
-// merge folds the per-file outcomes together in path order.
-func (r *run) merge() {
-	res, sh := r.res, &r.res.Shape
-	var docs int
-	var totalBytes int64
-	r.relevant = map[string][]schema.ShapeFinding{}
-	r.other = map[string][]schema.ShapeFinding{}
-	r.touched = map[string]int{}
-	r.counts = map[string]int{}
-	handleVals := map[string]bool{}
-	for i, f := range r.files {
-		out := r.outs[i]
-		if out == nil {
-			continue
-		}
-		docs++
-		res.Paths = append(res.Paths, f.Path)
-		totalBytes += int64(out.sizeBytes)
-		for _, t := range out.termHits {
-			res.Terms[r.terms[t]].DF++
-		}
-		r.countGroups(out.termHits)
+// totals are what the files' outcomes are folded into, in whatever order
+// they come: sums and counts, and of what is kept in path order
+// (findings, handles, confirmations) the first ones, as many as the result
+// can show (firsts).
+type totals struct {
+	mu              sync.Mutex
+	docs            int
+	totalBytes      int64
+	relevant, other map[string]*firsts[schema.ShapeFinding]
+	relevantN       map[string]int // relevant findings, kept or not
+	touched, counts map[string]int
+	handleFirsts    firsts[schema.ShapeFinding]
+	handleVals      map[string]bool
+	// confirms are the content scans' confirmations of each term, which
+	// follow the name scan's (endMerge).
+	confirms     []firsts[Confirmation]
+	confirmCount []map[string]int
+}
+
+// startMerge makes the empty totals.
+func (r *run) startMerge() {
+	r.totals = totals{relevant: map[string]*firsts[schema.ShapeFinding]{}, other: map[string]*firsts[schema.ShapeFinding]{},
+		relevantN: map[string]int{}, touched: map[string]int{}, counts: map[string]int{},
+		handleFirsts: firsts[schema.ShapeFinding]{limit: r.capN}, handleVals: map[string]bool{},
+		confirms: make([]firsts[Confirmation], len(r.terms)), confirmCount: make([]map[string]int, len(r.terms))}
+	for t := range r.confirms {
+		r.confirms[t].limit, r.confirmCount[t] = LocationsPerMatch, map[string]int{}
+	}
+}
+
+// fold folds the outcome of file i into the totals and lets it go.
+func (r *run) fold(i int, out *fileOut) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	res := r.res
+	r.walked[i] = true
+	r.docs++
+	r.totalBytes += int64(out.sizeBytes)
+	for _, t := range out.termHits {
+		res.Terms[r.terms[t]].DF++
+	}
+	r.countGroups(out.termHits)
+	if len(out.confirms) > 0 {
+		byTerm := map[int][]Confirmation{}
 		for _, tc := range out.confirms {
-			addConfirm(res.Terms[r.terms[tc.term]], tc.c)
+			r.confirmCount[tc.term][tc.c.Kind]++
+			byTerm[tc.term] = append(byTerm[tc.term], tc.c)
 		}
-		for _, t := range out.nameParts {
-			res.Terms[r.terms[t]].NamePart++
+		for t, cs := range byTerm {
+			r.confirms[t].add(i, cs)
 		}
-		for s, n := range out.counts {
-			r.counts[s] += n
+	}
+	for _, t := range out.nameParts {
+		res.Terms[r.terms[t]].NamePart++
+	}
+	for s, n := range out.counts {
+		r.counts[s] += n
+	}
+	for s := range out.touched {
+		r.touched[s]++
+	}
+	for s, fs := range out.relevant {
+		r.relevantN[s] += len(fs)
+		firstsOf(r.relevant, s, r.capN).add(i, fs)
+	}
+	for s, fs := range out.findings {
+		firstsOf(r.other, s, r.capN).add(i, fs)
+	}
+	for _, h := range out.handles {
+		r.handleVals[h.Value] = true
+	}
+	r.handleFirsts.add(i, out.handles)
+	r.held.Add(-1)
+}
+
+// drop lets outcome k of the batch in hand go unfolded.
+func (r *run) drop(k int) {
+	if r.outs[k] != nil {
+		r.outs[k] = nil
+		r.held.Add(-1)
+	}
+}
+
+// firstsOf is scan s's firsts in m, made when missing.
+func firstsOf(m map[string]*firsts[schema.ShapeFinding], s string, limit int) *firsts[schema.ShapeFinding] {
+	f := m[s]
+	if f == nil {
+		f = &firsts[schema.ShapeFinding]{limit: limit}
+		m[s] = f
+	}
+	return f
+}
+
+// endMerge completes the result from the totals: the content scans'
+// confirmations after the name scan's, the handles, the counts of files.
+func (r *run) endMerge() {
+	res, sh := r.res, &r.res.Shape
+	for t := range r.confirms {
+		ts := res.Terms[r.terms[t]]
+		for kind, n := range r.confirmCount[t] {
+			ts.ConfirmCount[kind] += n
 		}
-		for s := range out.touched {
-			r.touched[s]++
-		}
-		for s, fs := range out.relevant {
-			r.relevant[s] = append(r.relevant[s], fs...)
-		}
-		for s, fs := range out.findings {
-			if len(r.other[s]) < r.capN {
-				r.other[s] = append(r.other[s], fs...)
-			}
-		}
-		for _, h := range out.handles {
-			handleVals[h.Value] = true
-			if len(res.Handles) < r.capN {
-				res.Handles = append(res.Handles, h)
+		for _, cf := range r.confirms[t].all() {
+			if len(ts.Confirmations) < LocationsPerMatch {
+				ts.Confirmations = append(ts.Confirmations, cf)
 			}
 		}
 	}
-	res.HandleCount = len(handleVals)
-	sh.FilesWalked = docs
-	sh.Corpus.Docs = docs
-	if docs > 0 {
-		sh.Corpus.AvgLen = float64(totalBytes) / 4 / float64(docs)
+	res.Handles = r.handleFirsts.first(r.capN)
+	res.Read, res.peakHeld = r.read, int(r.peakHeld.Load())
+	res.HandleCount = len(r.handleVals)
+	sh.FilesSkipped = len(r.skips)
+	sh.FilesWalked = r.docs
+	sh.Corpus.Docs = r.docs
+	if r.docs > 0 {
+		sh.Corpus.AvgLen = float64(r.totalBytes) / 4 / float64(r.docs)
 	}
 }
 
@@ -145,12 +208,12 @@ func (r *run) scanEntry(s string) schema.ShapeScan {
 // addFindings adds one content scan's findings, redacted, up to the cap.
 func (r *run) addFindings(s string, e *schema.ShapeScan) {
 	sh := &r.res.Shape
-	fs := r.relevant[s]
+	fs, n, other := r.relevant[s].all(), r.relevantN[s], r.other[s].all()
 	if s == ScanHandles {
-		fs = r.res.Handles
+		fs, n = r.res.Handles, len(r.res.Handles)
 	}
-	all := len(fs) + len(r.other[s])
-	for _, f := range append(fs, r.other[s]...) {
+	all := n + len(other)
+	for _, f := range append(fs, other...) {
 		if countScan(sh.Findings, s) >= r.capN {
 			break
 		}

@@ -16,7 +16,7 @@ func (r *run) scanNames() {
 	t1 := time.Now()
 	dirs := map[string]bool{}
 	for i, f := range r.files {
-		if r.outs[i] == nil {
+		if !r.walked[i] {
 			continue
 		}
 		r.nameFile(f.Path)

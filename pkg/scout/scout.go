@@ -161,13 +161,13 @@ type Result struct {
 	Handles []schema.ShapeFinding
 	// HandleCount is the number of distinct handle values.
 	HandleCount int
-	// Paths are the walked text files in path order.
-	Paths []string
 	// Files are the files the walk listed (text or not), for the index's
 	// Save.
 	Files []walk.File
 	// Read is how many of them were read; the index answered for the rest.
 	Read int
+	// peakHeld is the most files' outcomes the run held at once.
+	peakHeld int
 }
 
 type scanAcct struct {
@@ -205,16 +205,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	r.planCeiling()
+	r.newResult()
 	if err := r.scanContent(ctx); err != nil {
 		return nil, err
 	}
 	r.reportSkips()
-	r.newResult()
 	r.scanNames()
-	r.merge()
+	r.endMerge()
 	r.inventory()
 	return r.res, nil
 }
+
+// batchFiles is how many files the index answers for at once: a run takes
+// them up in path order, a batch at a time, and folds the batch's outcomes
+// into its totals before it takes up the next; a file read is folded as
+// soon as it is scanned. So a run holds at most a batch of outcomes, and
+// what it keeps per file of the tree is a few bytes
+// (docs/decisions/index.md, "Building in bounded memory").
+var batchFiles = defaultBatchFiles
+
+const defaultBatchFiles = 2048
 
 // run is the state one scout run's steps share.
 type run struct {
@@ -241,9 +251,16 @@ type run struct {
 	walkDur   time.Duration
 	within    []bool // the byte ceiling lets the content scans read file i
 	firstOver string // the first file over the byte ceiling
-	index     map[string]int
-	outs      []*fileOut
-	done      atomic.Int64
+	walked    []bool // file i was read as text or answered for by the index
+	// lo is the first file of the batch the index answers for, outs its
+	// files' outcomes (outs[i-lo]); index are the files to read, by path.
+	lo    int
+	outs  []*fileOut
+	index map[string]int
+	done  atomic.Int64
+	// held counts the outcomes made and not yet folded (fileOut), and
+	// peakHeld the most at once.
+	held, peakHeld atomic.Int64
 	// Symbols are read into a slice of the worker's, reused file to file
 	// (only their names are kept, as strings).
 	symBufs sync.Pool
@@ -257,14 +274,18 @@ type run struct {
 	cands     *index.Cands // the index rows that may hold a complex term
 	patTerm   []int        // the term of each of cands' patterns
 
+	pats    []index.Pattern      // the complex terms' patterns
+	all     bool                 // no index, or a complex term may be in any file: every file is read
+	heldRow []bool               // the names dictionary holds a term's name, by row
+	given   [len(tallyScans)]int // findings the files so far give (applyTallied)
+
 	read int
 
 	res               *Result
 	dirList           []string
 	nameHits, dirHits int
 	nameNanos         int64
-	relevant, other   map[string][]schema.ShapeFinding
-	touched, counts   map[string]int
+	totals
 }
 
 // newRun applies the defaults, compiles the handle patterns and builds the
@@ -351,10 +372,7 @@ func (r *run) listFiles(ctx context.Context) error {
 		files = kept
 	}
 	r.files = files
-	r.index = make(map[string]int, len(files))
-	for i, f := range files {
-		r.index[f.Path] = i
-	}
+	r.walked = make([]bool, len(files))
 	return nil
 }
 
@@ -399,13 +417,14 @@ func (r *run) reportSkips() {
 	}
 }
 
-// newResult starts the result with an empty record per term.
+// newResult starts the result with an empty record per term, and the
+// totals the outcomes are folded into.
 func (r *run) newResult() {
-	r.res = &Result{Terms: map[string]*TermStats{}, Files: r.files, Read: r.read}
+	r.res = &Result{Terms: map[string]*TermStats{}, Files: r.files}
 	for _, t := range r.terms {
 		r.res.Terms[t] = &TermStats{ConfirmCount: map[string]int{}}
 	}
-	r.res.Shape.FilesSkipped = len(r.skips)
+	r.startMerge()
 }
 
 func compileHandles(pats []string) ([]*regexp.Regexp, []string, error) {
