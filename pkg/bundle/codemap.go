@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rtch/rtch/pkg/packet"
 	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 )
@@ -49,7 +50,7 @@ func (m *CodebaseMap) Add(l record.Line) error {
 			return err
 		}
 		m.surfaces = append(m.surfaces, p.SelectedSurfaces...)
-		m.chunks = append(m.chunks, p.HydratedChunks...)
+		m.chunks = append(m.chunks, packet.Chunks(&p)...)
 	}
 	return nil
 }

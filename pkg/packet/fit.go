@@ -45,11 +45,13 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 	lane.Chunks = append([]schema.Chunk(nil), in.Chunks...)
 	lane.Skips = append([]schema.Skip(nil), in.Skips...)
 	vi := 0
+	notes := NotesKept
 	for {
 		p, err := Build(&lane, o)
 		if err != nil {
 			return nil, err
 		}
+		writeChunks(p, notes)
 		a := &Assembled{Packet: p}
 		if handoff || p.Intake.ExpectedOutput == "target_set_for_consolidate" {
 			h := Handoff(p, o.Persisted)
@@ -60,7 +62,7 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 			a.Brief, size = renderMeasured(p, a.Handoff, views[vi], lookOf(o))
 			p.Budget.Measure = MeasureBrief
 		} else {
-			if size, err = chunkRecords(p.HydratedChunks, format, o.Count); err != nil {
+			if size, err = chunkRecords(p.ChunkForm, p.ChunkRecords, format, o.Count); err != nil {
 				return nil, err
 			}
 			p.Budget.Measure = MeasureChunks
@@ -75,6 +77,8 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 		switch {
 		case format == "md" && vi == 0:
 			vi = 1 // a shorter frame before any chunk is left out
+		case format != "md" && notes == NotesKept && len(lane.Chunks) > 0:
+			notes = NotesLeftOut // the notes before any chunk's code
 		case len(lane.Chunks) > 0:
 			// Leave out as many chunks as the excess asks for (at least
 			// one), priced as the format writes them; the next round
@@ -82,7 +86,7 @@ func Assemble(in *Input, o Options, format string, handoff bool) (*Assembled, er
 			for excess := size - p.Budget.Cap; excess > 0 && len(lane.Chunks) > 0; {
 				i := leaveOutNext(lane.Chunks)
 				c := lane.Chunks[i]
-				excess -= chunkCost(c, format, lookOf(o))
+				excess -= chunkCost(c, format, notes, lookOf(o))
 				lane.Skips = append(lane.Skips, leftOut(c, format, p.Budget.Cap))
 				lane.Chunks = slices.Delete(lane.Chunks, i, i+1)
 			}
@@ -123,45 +127,45 @@ func leftOut(c schema.Chunk, format string, budget int) schema.Skip {
 	}
 }
 
-// chunkRecords measures the hydrated_chunks list as format writes it: compact
-// JSON (ndjson), JSON indented one level (json), or the YAML list (yaml).
-func chunkRecords(cs []schema.Chunk, format string, count tokens.Counter) (int, error) {
+// chunkRecords measures chunk_form and the hydrated_chunks list as format
+// writes them: compact JSON (ndjson), JSON indented one level (json), or YAML
+// (yaml). A nil form measures the records alone.
+func chunkRecords(f *schema.ChunkForm, cs []schema.PacketChunk, format string, count tokens.Counter) (int, error) {
 	if cs == nil {
-		cs = []schema.Chunk{}
+		cs = []schema.PacketChunk{}
 	}
-	switch format {
-	case "yaml":
-		y, err := YAML(map[string]any{"hydrated_chunks": cs})
+	v := struct {
+		Form   *schema.ChunkForm    `json:"chunk_form,omitempty"`
+		Chunks []schema.PacketChunk `json:"hydrated_chunks"`
+	}{f, cs}
+	if format == "yaml" {
+		y, err := YAML(v)
 		if err != nil {
 			return 0, err
 		}
 		return count.Of(string(y)), nil
-	case "json":
-		j, err := record.Marshal(cs)
-		if err != nil {
-			return 0, err
-		}
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, j, "  ", "  "); err != nil {
-			return 0, err
-		}
-		return count.Of(buf.String()), nil
-	default:
-		j, err := record.Marshal(cs)
-		if err != nil {
-			return 0, err
-		}
-		return count.Of(string(j)), nil
 	}
+	j, err := record.Marshal(v)
+	if err != nil {
+		return 0, err
+	}
+	if format == "json" {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, j, "", "  "); err != nil {
+			return 0, err
+		}
+		j = buf.Bytes()
+	}
+	return count.Of(string(j)), nil
 }
 
 // chunkCost is what one chunk adds to what format writes.
-func chunkCost(c schema.Chunk, format string, lk look) int {
+func chunkCost(c schema.Chunk, format, notes string, lk look) int {
 	count := lk.count
 	if format == "md" {
 		return count.Of(lk.chunk(c, ""))
 	}
-	n, err := chunkRecords([]schema.Chunk{c}, format, count)
+	n, err := chunkRecords(nil, []schema.PacketChunk{lean(c, notes == NotesKept)}, format, count)
 	if err != nil {
 		return count.Of(c.Text)
 	}

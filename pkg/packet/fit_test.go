@@ -1,15 +1,19 @@
 package packet
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/rtch/rtch/pkg/brief"
 	"github.com/rtch/rtch/pkg/protect"
+	"github.com/rtch/rtch/pkg/record"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/tokens"
@@ -95,8 +99,42 @@ func TestBriefWithinBudget(t *testing.T) {
 	}
 }
 
+// written is the whole packet as rtch-packet writes it in format.
+func written(t *testing.T, p *schema.Packet, format string) string {
+	t.Helper()
+	if format == "yaml" {
+		y, err := YAML(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(y)
+	}
+	j, err := record.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if format == "json" {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, j, "", "  "); err != nil {
+			t.Fatal(err)
+		}
+		j = buf.Bytes()
+	}
+	return string(j)
+}
+
+// chunkChars is what the packet's chunks add to the packet as format writes
+// it: the whole packet less the same packet with no chunk_form and no chunk
+// record.
+func chunkChars(t *testing.T, p *schema.Packet, format string) int {
+	bare := *p
+	bare.ChunkForm, bare.ChunkRecords = nil, []schema.PacketChunk{}
+	return utf8.RuneCountInString(written(t, p, format)) - utf8.RuneCountInString(written(t, &bare, format))
+}
+
 // TestRecordsWithinBudget: the JSON, NDJSON and YAML packets count their
-// chunk records (text plus fields) against the budget.
+// chunk records (text plus fields, and chunk_form) against the budget: the
+// bytes the chunks add to the packet as written are within the measure.
 func TestRecordsWithinBudget(t *testing.T) {
 	for _, format := range []string{"ndjson", "json", "yaml"} {
 		a, err := Assemble(bigLane(30, 40), Options{Now: t0, Budget: 3000}, format, false)
@@ -104,9 +142,8 @@ func TestRecordsWithinBudget(t *testing.T) {
 			t.Fatal(err)
 		}
 		b := a.Packet.Budget
-		measured, _ := chunkRecords(a.Packet.HydratedChunks, format, tokens.Chars4)
-		if b.EstTokens > b.Cap || b.EstTokens != measured || b.Measure != MeasureChunks || b.Tokenizer != "chars4" {
-			t.Fatalf("%s: budget %+v, measured %d", format, b, measured)
+		if got := (chunkChars(t, a.Packet, format) + 3) / 4; b.EstTokens > b.Cap || got > b.EstTokens || b.Measure != MeasureChunks || b.Tokenizer != "chars4" {
+			t.Fatalf("%s: budget %+v, the chunks add %d tokens to the packet", format, b, got)
 		}
 		text := 0
 		for _, c := range a.Packet.HydratedChunks {
@@ -114,6 +151,42 @@ func TestRecordsWithinBudget(t *testing.T) {
 		}
 		if text >= b.EstTokens || len(a.Packet.HydratedChunks) == 0 || len(a.Packet.HydratedChunks) == 30 {
 			t.Fatalf("%s: %d chunks, text %d of %d measured", format, len(a.Packet.HydratedChunks), text, b.EstTokens)
+		}
+	}
+}
+
+// TestNotesBeforeCode: a packet over its budget leaves the chunks' notes
+// (why_included, limitation) out of every record before it leaves out any
+// chunk, and says so in chunk_form; one within its budget keeps them.
+func TestNotesBeforeCode(t *testing.T) {
+	in := bigLane(6, 12)
+	for i := range in.Chunks {
+		in.Chunks[i].WhyIncluded = strings.Repeat("a long reason why this chunk was read; ", 12)
+	}
+	for _, format := range []string{"ndjson", "json", "yaml"} {
+		roomy, err := Assemble(in, Options{Now: t0, Budget: 40000}, format, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := roomy.Packet.Budget.EstTokens
+		if roomy.Packet.ChunkForm.Notes != NotesKept || roomy.Packet.ChunkRecords[0].WhyIncluded == "" || roomy.Packet.ChunkRecords[0].Limitation == "" {
+			t.Fatalf("%s: a roomy budget left notes out: %+v", format, roomy.Packet.ChunkForm)
+		}
+		a, err := Assemble(in, Options{Now: t0, Budget: full - 50}, format, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := a.Packet
+		if len(p.ChunkRecords) != 6 || p.ChunkForm.Notes != NotesLeftOut {
+			t.Fatalf("%s: %d of 6 chunks, notes %q", format, len(p.ChunkRecords), p.ChunkForm.Notes)
+		}
+		for _, r := range p.ChunkRecords {
+			if r.WhyIncluded != "" || r.Limitation != "" {
+				t.Fatalf("%s: notes kept in %+v", format, r)
+			}
+		}
+		if w := written(t, p, format); strings.Contains(w, "why_included") || strings.Contains(w, "limitation") {
+			t.Fatalf("%s: the written packet names the notes", format)
 		}
 	}
 }

@@ -125,6 +125,7 @@ func Build(in *Input, o Options) (*schema.Packet, error) {
 	}
 	p.EffectiveRecordProjection = projection(in.Gate)
 	p.HydratedChunks = Arrange(shape(in, p))
+	writeChunks(p, NotesKept)
 	for _, c := range p.HydratedChunks {
 		p.Budget.EstTokens += c.EstTokens
 	}

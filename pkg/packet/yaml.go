@@ -149,6 +149,7 @@ func Decode(data []byte) (*schema.Packet, error) {
 	if p.SchemaVersion != schema.PacketSchemaVersion {
 		return nil, fmt.Errorf("not a packet: schema_version %q, want %q", p.SchemaVersion, schema.PacketSchemaVersion)
 	}
+	p.HydratedChunks = Chunks(&p)
 	return &p, nil
 }
 

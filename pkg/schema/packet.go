@@ -22,8 +22,13 @@ type Packet struct {
 	CandidateBasket PacketBasket `json:"candidate_basket"`
 	// ProbePlan lists the probes and the remaining budget.
 	ProbePlan ProbePlan `json:"probe_plan"`
-	// HydratedChunks are the chunks, in rank order.
-	HydratedChunks []Chunk `json:"hydrated_chunks"`
+	// HydratedChunks are the chunks, in rank order, as whole rtch.chunk
+	// records; the packet writes them as ChunkRecords.
+	HydratedChunks []Chunk `json:"-"`
+	// ChunkForm states once what every chunk record shares.
+	ChunkForm *ChunkForm `json:"chunk_form,omitempty"`
+	// ChunkRecords are the chunks as the packet writes them, in rank order.
+	ChunkRecords []PacketChunk `json:"hydrated_chunks"`
 	// SelectedSurfaces are the ranked files.
 	SelectedSurfaces []SelectedSurface `json:"selected_surfaces"`
 	// RankedFunctions are the definitions of the best surfaces ranked by
@@ -55,6 +60,70 @@ type Packet struct {
 	EffectiveRecordProjection EffectiveRecordProjection `json:"effective_record_projection"`
 	// Budget is the tokens spent on chunks and the cap.
 	Budget PacketBudget `json:"budget"`
+}
+
+// ChunkForm is what the packet's chunk records share, stated once.
+type ChunkForm struct {
+	// Record names the record each chunk record is the lean form of:
+	// "rtch.chunk v1" without kind, v and id (the chunk_id), line_range
+	// ("L<start_line>-L<end_line>"), est_tokens (ceil(chars/4) of text),
+	// commit (below) and the commands the rules below give.
+	Record string `json:"record"`
+	// ReEntry is the re-entry command of a record that names none:
+	// "rtch-hydrate --reenter PATH:L<start_line>-L<end_line>".
+	ReEntry string `json:"re_entry"`
+	// Sed is the sed command of a record that names none:
+	// "sed -n '<start_line>,<end_line>p' PATH".
+	Sed string `json:"sed"`
+	// Commit is the git HEAD every chunk was read at ("" outside git).
+	Commit string `json:"commit"`
+	// Notes is "kept" when every record carries why_included and
+	// limitation, "left_out" when they were left out of every record so
+	// that more chunks fit the budget (rtch-hydrate's rtch.chunk records
+	// carry them).
+	Notes string `json:"notes"`
+}
+
+// PacketChunk is a chunk as the packet writes it: what is the chunk's own,
+// the rest stated once in chunk_form.
+type PacketChunk struct {
+	// ChunkID is the chunk's id.
+	ChunkID string `json:"chunk_id"`
+	// Path of the file, relative to the zone root.
+	Path string `json:"path"`
+	// StartLine, EndLine (inclusive, 1-based) and TargetLine (the anchor).
+	StartLine  int `json:"start_line"`
+	EndLine    int `json:"end_line"`
+	TargetLine int `json:"target_line"`
+	// SHA256 is over the chunk's original bytes; FileSHA256 over the file.
+	SHA256     string `json:"sha256"`
+	FileSHA256 string `json:"file_sha256"`
+	// WhyIncluded says why the chunk was read; absent when chunk_form.notes
+	// is "left_out".
+	WhyIncluded string `json:"why_included,omitempty"`
+	// TermOrShape is the term or shape that led here.
+	TermOrShape string `json:"term_or_shape"`
+	// ConfidenceClass after hydration.
+	ConfidenceClass string `json:"confidence_class"`
+	// Limitation says what the chunk cannot show; absent when
+	// chunk_form.notes is "left_out".
+	Limitation string `json:"limitation,omitempty"`
+	// NextReEntryCommand, only when chunk_form.re_entry does not give it
+	// (an effective-record view, a path that needs quoting).
+	NextReEntryCommand string `json:"next_re_entry_command,omitempty"`
+	// SedCommand, only when chunk_form.sed does not give it.
+	SedCommand string `json:"sed_command,omitempty"`
+	// BaseReEntryCommand, on an effective_record_view chunk, re-reads the
+	// raw base row.
+	BaseReEntryCommand string `json:"base_re_entry_command,omitempty"`
+	// Text is the chunk text (valid UTF-8, secrets redacted).
+	Text string `json:"text"`
+	// Flags are injection-probe findings and redactions.
+	Flags []string `json:"flags"`
+	// Rank is the rank of the chunk's surface.
+	Rank int `json:"rank"`
+	// ProbeID is the probe whose hit anchored the chunk.
+	ProbeID string `json:"probe_id,omitempty"`
 }
 
 // Verdict is the enough-evidence verdict an agent acts on: Satisfied with
@@ -162,8 +231,8 @@ type PacketBudget struct {
 	// Cap is the token budget of the lane.
 	Cap int `json:"cap"`
 	// Measure names what EstTokens counts: "md_brief" (the whole brief,
-	// header to last line) or "chunk_records" (the hydrated_chunks records
-	// as the format writes them: text plus each chunk's own fields).
+	// header to last line) or "chunk_records" (chunk_form and the
+	// hydrated_chunks records as the format writes them).
 	Measure string `json:"measure,omitempty"`
 	// Tokenizer is the counting rule: "chars4" (ceil(chars/4)), "o200k" or
 	// "cl100k".

@@ -1,0 +1,61 @@
+package packet
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/hydrate"
+	"github.com/rtch/rtch/pkg/record"
+	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/tokens"
+)
+
+// wholeChunk is an rtch.chunk record as rtch-hydrate writes it.
+func wholeChunk(path string, s, e, rank int, commit, text string) schema.Chunk {
+	lr := hydrate.LineRange(s, e)
+	c := schema.Chunk{
+		Envelope: record.Env(schema.KindChunk, schema.V1, path, lr), Path: path, LineRange: lr, StartLine: s, EndLine: e, TargetLine: s + 1,
+		SHA256: strings.Repeat("ab", 32), FileSHA256: strings.Repeat("cd", 32), Commit: commit,
+		WhyIncluded: "rank " + path, TermOrShape: "ParseFlags", ConfidenceClass: "hydrated_evidence", Limitation: "the rest of the file is not read",
+		NextReEntryCommand: hydrate.ReEntryCommand(path, s, e), SedCommand: hydrate.SedCommand(path, s, e),
+		Text: text, EstTokens: tokens.Estimate(text), Flags: []string{}, Rank: rank,
+	}
+	c.ChunkID = c.ID
+	return c
+}
+
+// TestChunkRecordsRoundTrip: the packet's lean chunk records, read back from
+// every format it writes, give each whole rtch.chunk record again (the
+// commands of a path that needs quoting and of an effective view are kept
+// on the record, the rest comes from chunk_form).
+func TestChunkRecordsRoundTrip(t *testing.T) {
+	in := testLane()
+	head := in.Zone.Git.Head
+	view := wholeChunk("data/rows.csv", 4, 4, 2, head, "id,value\n")
+	view.ConfidenceClass, view.NextReEntryCommand, view.BaseReEntryCommand = "effective_record_view", "rtch-gate --effective r9", "rtch-hydrate --reenter data/rows.csv:L4-L4"
+	in.Chunks = []schema.Chunk{
+		wholeChunk("a.go", 1, 20, 1, head, "func ParseFlags() {\n\treturn \"x\"\n}\n"),
+		wholeChunk("dir/has space.go", 3, 9, 1, head, "x\n"),
+		view,
+	}
+	in.Rank.Surfaces = append(in.Rank.Surfaces, schema.RankedSurface{Path: "dir/has space.go", Rank: 3, Score: 1, Anchors: []int{4}})
+	for _, format := range []string{"ndjson", "json", "yaml"} {
+		a, err := Assemble(in, Options{Now: t0, Budget: 40000}, format, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := written(t, a.Packet, format)
+		if n := strings.Count(w, "rtch-hydrate --reenter"); n != 3 || strings.Contains(w, "--reenter a.go") {
+			t.Errorf("%s: %d re-entry commands written, want chunk_form's rule, the quoted path's and the view's base", format, n)
+		}
+		back, err := Decode([]byte(w))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Arrange(in.Chunks)
+		if !reflect.DeepEqual(back.HydratedChunks, want) {
+			t.Fatalf("%s: read back\n%+v\nwant\n%+v", format, back.HydratedChunks, want)
+		}
+	}
+}
