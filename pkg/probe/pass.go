@@ -407,14 +407,39 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
+// pathTerms are the terms matched against paths (the file inventory's),
+// sorted once per run into those pathEvidence looks at beyond the
+// matcher's scan, so that a path costs what its own matches cost, not a
+// look at every term.
+type pathTerms struct {
+	pm    *match.Matcher
+	idx   []int // the matcher's term k is term idx[k]
+	affix []int // plain words of four bytes or more (isWord)
+	named []int // phrases and path-like terms (pathOnly), in idx's order
+}
+
+func newPathTerms(pm *match.Matcher, idx []int, terms []censusTerm) *pathTerms {
+	pt := &pathTerms{pm: pm, idx: idx}
+	for _, t := range idx {
+		ct := &terms[t]
+		if len(ct.text) >= 4 && isWord(ct.text) {
+			pt.affix = append(pt.affix, t)
+		}
+		if strings.Contains(ct.text, " ") || ct.pathOnly {
+			pt.named = append(pt.named, t)
+		}
+	}
+	return pt
+}
+
 // pathEvidence matches the path terms against one path.
-func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p string, get func(t int) *termEv) {
+func pathEvidence(pt *pathTerms, terms []censusTerm, p string, get func(t int) *termEv) {
 	base := path.Base(p)
 	stem := strings.TrimSuffix(base, path.Ext(base))
 	dirEnd := len(p) - len(base)
 	fp, fb, fs := match.Fold(p), match.Fold(base), match.Fold(stem)
-	pm.Scan([]byte(p), func(k, s, e int) bool {
-		t := pathTerms[k]
+	pt.pm.Scan([]byte(p), func(k, s, e int) bool {
+		t := pt.idx[k]
 		ct := &terms[t]
 		te := get(t)
 		switch {
@@ -434,9 +459,9 @@ func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p stri
 	// A plain word that begins or ends a compound file name without a
 	// separator ("factor" in factortools.py, "tools" in polytools.py) is a
 	// word of that name too.
-	for _, t := range pathTerms {
+	for _, t := range pt.affix {
 		ct := &terms[t]
-		if len(ct.text) < 4 || len(fs) <= len(ct.text) || !isWord(ct.text) {
+		if len(fs) <= len(ct.text) {
 			continue
 		}
 		if strings.HasPrefix(fs, ct.text) || strings.HasSuffix(fs, ct.text) {
@@ -450,7 +475,7 @@ func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p stri
 	// suffixes; phrases ("gh pr view") match runs of path components
 	// ("pkg/cmd/pr/view/view.go").
 	var comps []string
-	for _, t := range pathTerms {
+	for _, t := range pt.named {
 		ct := &terms[t]
 		if strings.Contains(ct.text, " ") {
 			if comps == nil {
@@ -464,9 +489,6 @@ func pathEvidence(pm *match.Matcher, pathTerms []int, terms []censusTerm, p stri
 					te.dir = true
 				}
 			}
-			continue
-		}
-		if !ct.pathOnly {
 			continue
 		}
 		if fp == ct.text || strings.HasSuffix(fp, "/"+strings.TrimPrefix(ct.text, "/")) || fb == ct.text {

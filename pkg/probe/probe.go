@@ -180,7 +180,7 @@ func (r *run) pass(ctx context.Context) error {
 	cm, pm, pathIdx := r.matchers()
 	assignBits(r.terms)
 	r.evs = make([]*fileEv, len(r.files))
-	p := &passState{r: r, cm: cm, pm: pm, pathIdx: pathIdx}
+	p := &passState{r: r, cm: cm, path: newPathTerms(pm, pathIdx, r.terms)}
 	p.pool.New = func() any { return newCollector(len(r.terms)) }
 	toRead, err := p.replay()
 	if err != nil {
@@ -202,8 +202,8 @@ func (r *run) pass(ctx context.Context) error {
 // passState is what the pass's workers share.
 type passState struct {
 	r          *run
-	cm, pm     *match.Matcher
-	pathIdx    []int
+	cm         *match.Matcher
+	path       *pathTerms
 	pool       sync.Pool
 	mu         sync.Mutex
 	totalBytes int64
@@ -232,7 +232,7 @@ func (p *passState) evidence(path string, fill func(c *collector) error) (*fileE
 	defer p.pool.Put(c)
 	c.ev = &fileEv{path: path}
 	err := fill(c)
-	pathEvidence(p.pm, p.pathIdx, p.r.terms, path, c.get)
+	pathEvidence(p.path, p.r.terms, path, c.get)
 	ev := c.done()
 	c.ev = nil
 	return ev, err
