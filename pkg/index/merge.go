@@ -53,7 +53,9 @@ func (r *hitRuns) mergeRuns(hs []Hit) {
 func mergeTwo(out, a, b []Hit) {
 	k := 0
 	for len(a) > 0 && len(b) > 0 {
-		if compareHits(b[0], a[0]) < 0 {
+		// Hits of two runs are of two words, apart but for a phrase's.
+		pb, pa := placeKey(b[0].Line, b[0].word), placeKey(a[0].Line, a[0].word)
+		if pb < pa || pb == pa && compareHits(b[0], a[0]) < 0 {
 			out[k], b = b[0], b[1:]
 		} else {
 			out[k], a = a[0], a[1:]

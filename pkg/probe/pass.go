@@ -85,6 +85,10 @@ type collector struct {
 	slot   []int32
 	defs   [][]int
 	looked []bool
+	// ls and cands are scratch for a file's line scores and its anchor
+	// candidates (fileScan.finish).
+	ls    []lineScore
+	cands []anchorCand
 }
 
 func newCollector(terms int) *collector {
@@ -124,7 +128,7 @@ type fileScan struct {
 
 func newFileScan(terms []censusTerm, p string, c *collector) *fileScan {
 	ext := strings.ToLower(path.Ext(p))
-	return &fileScan{terms: terms, path: p, c: c,
+	return &fileScan{terms: terms, path: p, c: c, ls: c.ls[:0],
 		isMD:    ext == ".md" || ext == ".markdown" || ext == ".mdx",
 		isKeyed: ext == ".json" || ext == ".yaml" || ext == ".yml" || ext == ".toml",
 		isCode:  symbols.Lang(p) != ""}
@@ -216,8 +220,12 @@ func (fs *fileScan) finish(bytes int64, lines func() int) {
 	ev.bytes = bytes
 	if len(ev.terms) > 0 {
 		ev.lines = lines()
-		ev.anchors, ev.window, ev.windowTerms = pickAnchors(fs.ls, fs.terms)
+		if cap(fs.c.cands) < len(fs.ls) {
+			fs.c.cands = make([]anchorCand, len(fs.ls))
+		}
+		ev.anchors, ev.window, ev.windowTerms = pickAnchors(fs.ls, fs.terms, fs.c.cands)
 	}
+	fs.c.ls = fs.ls[:0]
 }
 
 // scanFile finds every census term in one file's bytes.
@@ -279,15 +287,18 @@ func replayFile(m *match.Matcher, words *index.Words, phrase []int, terms []cens
 // hits is scored by its own evidence plus the IDF of every distinct term
 // within anchorWindow lines of it (the window hydration will read), best
 // first, spread apart. It also returns the best window's IDF and number
-// of distinct terms.
-func pickAnchors(ls []lineScore, terms []censusTerm) (anchors []int, window float64, windowTerms int) {
+// of distinct terms. scratch holds the candidates when it is large enough.
+func pickAnchors(ls []lineScore, terms []censusTerm, scratch []anchorCand) (anchors []int, window float64, windowTerms int) {
 	var bitIDF [64]float64
 	for _, t := range terms {
 		if t.bit != 0 {
 			bitIDF[bits.TrailingZeros64(t.bit)] = t.idf
 		}
 	}
-	cs := make([]anchorCand, len(ls))
+	if cap(scratch) < len(ls) {
+		scratch = make([]anchorCand, len(ls))
+	}
+	cs := scratch[:len(ls)]
 	lo := 0
 	for i, l := range ls {
 		for ls[lo].line < l.line-anchorWindow {

@@ -146,7 +146,7 @@ func TestAnchorsAreTheSortedOrder(t *testing.T) {
 		for ln := 1; ln < 2000; ln += 1 + rng.IntN(30) {
 			ls = append(ls, lineScore{line: ln, score: float64(rng.IntN(4)), seen: uint64(1 + rng.IntN(7))})
 		}
-		got, _, _ := pickAnchors(ls, terms)
+		got, _, _ := pickAnchors(ls, terms, nil)
 		if want := sortedAnchors(ls, terms); !reflect.DeepEqual(got, want) {
 			t.Fatalf("anchors %v, want %v", got, want)
 		}

@@ -209,7 +209,7 @@ func (r *run) replay(toRead []walk.File, lo, hi int) []walk.File {
 		switch {
 		case !ok:
 			rp.read[k] = true
-		case r.heldRow != nil && r.tally(i, st, r.heldRow, seens[w]):
+		case r.heldRow != nil && !r.cands.May(st.Row) && r.tally(i, st, r.heldRow, seens[w]):
 			rp.tallied[k], rp.rows[k] = true, st
 		default:
 			folds[w] = r.replayEntry(i, st, r.pats, rp, folds[w], seens[w])
@@ -246,7 +246,10 @@ type replayed struct {
 // replayEntry answers for file i from its decoded entry, or marks it to be
 // read (a corrupt entry, one that may hold a complex term without the
 // entry telling for certain); fold is the worker's scratch, returned for
-// reuse.
+// reuse. An entry that holds none of the complex terms the dictionary
+// said it might is answered from its table row when that is all it takes
+// (tally), as if the dictionary had not named it: a goal of many dotted
+// names names most files of a tree.
 func (r *run) replayEntry(i int, st index.Stat, pats []index.Pattern, rp *replayed, fold []byte, seen []bool) []byte {
 	fl, ok := r.ix.Read(st)
 	var maybe bool
@@ -264,6 +267,10 @@ func (r *run) replayEntry(i int, st index.Stat, pats []index.Pattern, rp *replay
 		}
 	default:
 		maybe, fold = fl.MayHold(pats, fold)
+	}
+	if ok && fl.Skip == nil && !maybe && len(yes) == 0 && r.heldRow != nil && r.tally(i, st, r.heldRow, seen) {
+		rp.tallied[i-r.lo], rp.rows[i-r.lo] = true, st
+		return fold
 	}
 	var sf *shapeFacts
 	var err error
@@ -284,13 +291,14 @@ func (r *run) replayEntry(i int, st index.Stat, pats []index.Pattern, rp *replay
 }
 
 // tally answers for file i from its table row when that is all it takes:
-// no name of its shape is a term (held), it cannot hold a complex term,
-// and it has no phrase or handle finding. Its outcome then is its counts,
-// the kinds of scan that touch it and the terms its words hold, all read
-// from the table and the dictionaries, whose checksums vouch for them: the
-// entry is not read, so its own checksum is left to the run that reads it.
+// no name of its shape is a term (held), it has no phrase or handle
+// finding, and (the caller knows, from the dictionary or the entry) it
+// holds no complex term. Its outcome then is its counts, the kinds of
+// scan that touch it and the terms its words hold, all read from the
+// table and the dictionaries, whose checksums vouch for them: the entry
+// need not be read, and its own checksum is left to a run that reads it.
 func (r *run) tally(i int, st index.Stat, held []bool, seen []bool) bool {
-	if st.Skip || held[st.Row] || r.cands.May(st.Row) {
+	if st.Skip || held[st.Row] {
 		return false
 	}
 	counts, ok := decodeTally(st.Tally)

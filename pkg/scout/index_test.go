@@ -52,15 +52,18 @@ func indexRun(t *testing.T, root, dir string, terms []string, capN int) (string,
 }
 
 // TestWarmRunKeepsTheCappedFindings: a warm run answers for most files
-// from their table rows (no name of theirs is a term) and decodes only the
-// entries whose first findings can still be among a scan's capped
-// findings; its result is the cold run's. The files have few and many
+// from their table rows (no name of theirs is a term, and the complex
+// term the dictionary says they may hold their entries say they do not)
+// and decodes only the entries whose first findings can still be among a
+// scan's capped findings; its result is the cold run's. The files have few and many
 // symbols, one named by a term, headings and keys, a handle and a
 // deprecation, so each cap tried is reached part way through, at a
 // different file.
 func TestWarmRunKeepsTheCappedFindings(t *testing.T) {
 	root := cappedTree(t)
-	terms := []string{"parse", "token", "more"}
+	// token.package: every file holds both words, one the dotted name,
+	// so the dictionary names every file and all entries but one say no.
+	terms := []string{"parse", "token", "more", "token.package"}
 	dir := filepath.Join(t.TempDir(), "ix")
 	indexRun(t, root, dir, terms, 0) // builds the index
 	for capN := 2; capN <= 14; capN++ {
@@ -94,6 +97,9 @@ func cappedTree(t *testing.T) string {
 		if i == 17 {
 			b = append(b, "func Parse() error { return nil }\n"...)
 		}
+		if i == 23 {
+			b = append(b, "// the token.package of it\n"...)
+		}
 		testtree.Write(t, root, fmt.Sprintf("p%02d.go", i), string(b))
 		if i%9 == 0 {
 			testtree.Write(t, root, fmt.Sprintf("d%02d.md", i), fmt.Sprintf("# Doc %d\n\n## Part\n\n### More %d\n", i, i))
@@ -120,7 +126,7 @@ func cappedTree(t *testing.T) string {
 // any batch.
 func TestBatchesHoldFewOutcomes(t *testing.T) {
 	root := cappedTree(t)
-	terms := []string{"parse", "token", "more"}
+	terms := []string{"parse", "token", "more", "token.package"}
 	dir := filepath.Join(t.TempDir(), "ix")
 	indexRun(t, root, dir, terms, 0)
 	t.Cleanup(func() { batchFiles = defaultBatchFiles })
