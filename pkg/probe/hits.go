@@ -24,12 +24,19 @@ type pendingHit struct {
 // collectHits gathers each executed probe's hits, its target files in rank
 // order, capped, and counts every probe's hits.
 func (r *run) collectHits() {
-	rankAt := r.rankAt()
+	order := r.rankOrder()
+	in := make([]bool, len(r.evs))
 	for pi, p := range r.probes {
-		tf := append([]int(nil), r.targets[pi]...)
-		slices.SortStableFunc(tf, func(a, b int) int {
-			return cmp.Or(cmp.Compare(rankAt[a], rankAt[b]), cmp.Compare(r.evs[a].path, r.evs[b].path))
-		})
+		for _, fi := range r.targets[pi] {
+			in[fi] = true
+		}
+		tf := make([]int, 0, len(r.targets[pi]))
+		for _, fi := range order {
+			if in[fi] {
+				tf = append(tf, fi)
+				in[fi] = false
+			}
+		}
 		count := r.probeHits(p, tf)
 		if p.Family != FamilyFileInventory {
 			count = r.bodyCount(p, tf)
@@ -39,6 +46,22 @@ func (r *run) collectHits() {
 	}
 }
 
+// rankOrder is the files with evidence in rank order, those not ranked
+// after, by path: each probe's targets are taken in this order.
+func (r *run) rankOrder() []int {
+	rankAt := r.rankAt()
+	var order []int
+	for fi, ev := range r.evs {
+		if ev != nil {
+			order = append(order, fi)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return cmp.Or(cmp.Compare(rankAt[a], rankAt[b]), cmp.Compare(r.evs[a].path, r.evs[b].path))
+	})
+	return order
+}
+
 // probeHits adds a probe's hits in its ranked target files to the pending
 // hits and returns how many positions it matched.
 func (r *run) probeHits(p *planned, tf []int) int {
@@ -46,7 +69,7 @@ func (r *run) probeHits(p *planned, tf []int) int {
 	if hitsCap <= 0 {
 		hitsCap = DefaultHitsPerProbe
 	}
-	ts := termSet(p)
+	ts := termSet(p, len(r.terms))
 	count, emitted := 0, 0
 	for k, fi := range tf {
 		ev := r.evs[fi]
@@ -98,7 +121,7 @@ func sortFileHits(fh []pendingHit) {
 // bodyCount is a content probe's hit count: every occurrence of its terms
 // in its target files.
 func (r *run) bodyCount(p *planned, tf []int) int {
-	ts := termSet(p)
+	ts := termSet(p, len(r.terms))
 	count := 0
 	for _, fi := range tf {
 		for _, te := range r.evs[fi].terms {

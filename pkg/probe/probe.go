@@ -411,7 +411,7 @@ func (r *run) dryRun() {
 	rarest := rarestGoalTerm(r.terms)
 	r.targets = make([][]int, len(r.probes))
 	for pi, p := range r.probes {
-		ts := termSet(p)
+		ts := termSet(p, len(r.terms))
 		for fi, ev := range r.evs {
 			if ev != nil && inTarget(p, ev, ts, r.terms) {
 				r.targets[pi] = append(r.targets[pi], fi)
@@ -453,8 +453,9 @@ func (r *run) overBudget(p *planned, rarest int) {
 	}
 }
 
-func termSet(p *planned) map[int]bool {
-	ts := map[int]bool{}
+// termSet marks p's terms among n.
+func termSet(p *planned, n int) []bool {
+	ts := make([]bool, n)
 	for _, t := range p.terms {
 		ts[t] = true
 	}
@@ -567,7 +568,7 @@ func (r *run) rankRecord() {
 }
 
 // inTarget says whether a file belongs to a probe's target set.
-func inTarget(p *planned, ev *fileEv, ts map[int]bool, terms []censusTerm) bool {
+func inTarget(p *planned, ev *fileEv, ts []bool, terms []censusTerm) bool {
 	for _, te := range ev.terms {
 		if !ts[int(te.term)] {
 			continue
