@@ -474,7 +474,6 @@ func (w *Words) TermsOf(row int, seen []bool) {
 // Hits is f.Hits for the words' matcher, from the dictionary's matches.
 func (w *Words) Hits(f *File, phrase []int, buf []Hit) ([]Hit, error) {
 	out := buf
-	var occs []Occ
 	runs := hitRunsPool.Get().(*hitRuns)
 	defer hitRunsPool.Put(runs)
 	runs.starts = runs.starts[:0]
@@ -483,9 +482,9 @@ func (w *Words) Hits(f *File, phrase []int, buf []Hit) ([]Hit, error) {
 			return out, errShort
 		}
 		g := &w.groups[r.group]
-		occs = DecodeOccs(f.List(int(r.k)), occs[:0])
+		runs.occs = DecodeOccs(f.List(int(r.k)), runs.occs[:0])
 		runs.starts = append(runs.starts, len(out)-len(buf))
-		out = appendWordHits(out, w.pats, g.ms, g.wlen, occs)
+		out = appendWordHits(out, w.pats, g.ms, g.wlen, runs.occs)
 	}
 	return f.finishHits(out, len(buf), phrase, runs), nil
 }
@@ -548,6 +547,7 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 	}
 	found := d.runLines(pats)
 	seen := map[runKey]rowWords{}
+	var scratch []runWord // runWords', before byRow copies them
 	d.lastMu.Lock()
 	asked := d.lastWords
 	d.lastMu.Unlock()
@@ -568,7 +568,7 @@ func (ix *Index) Candidates(pats []Pattern) *Cands {
 			g, ok := seen[k]
 			if !ok {
 				if g, ok = asked[k]; !ok {
-					g = runWords(d, p, i, found[p.runs[i]], len(ix.table))
+					g = runWords(d, p, i, found[p.runs[i]], len(ix.table), &scratch)
 				}
 				seen[k] = g
 			}
@@ -619,8 +619,17 @@ func (d *dictionary) runLines(pats []Pattern) map[string][]lineAt {
 			missing = append(missing, r)
 		}
 	}
+	missingRoles := make([][]runRole, len(missing))
+	for k, r := range missing {
+		missingRoles[k] = roles[r]
+	}
 	keep := func(k int, w []byte) bool {
-		return slices.ContainsFunc(roles[missing[k]], func(role runRole) bool { return role.holds(missing[k], w) })
+		for _, role := range missingRoles[k] {
+			if role.holds(missing[k], w) {
+				return true
+			}
+		}
+		return false
 	}
 	for i, ls := range findRuns(missing, keep, d.foldedText()) {
 		found[missing[i]] = ls
@@ -657,14 +666,16 @@ func (p Pattern) runKey(i int) runKey {
 // runWords are the entries' words that can hold run i of p, by row, each
 // with whether the matcher's boundary rules let the term start or end in
 // it (Pattern.wordOK, on the dictionary's own spelling), of lines, the
-// dictionary's words that hold the run.
-func runWords(d *dictionary, p Pattern, i int, lines []lineAt, rows int) rowWords {
-	var ws []runWord
+// dictionary's words that hold the run; scratch holds the words until
+// byRow copies them by row.
+func runWords(d *dictionary, p Pattern, i int, lines []lineAt, rows int, scratch *[]runWord) rowWords {
+	ws := (*scratch)[:0]
 	for _, w := range p.roleWords(i, lines, d.foldedText(), d.text) {
 		eachPosting(d.list(w.k), func(row, k int) {
 			ws = append(ws, runWord{int32(row), int32(k), w.n, w.ok})
 		})
 	}
+	*scratch = ws
 	var g rowWords
 	g.ws, g.first = byRow(ws, rows, func(w *runWord) int32 { return w.row })
 	return g

@@ -9,6 +9,7 @@ import "sync"
 type hitRuns struct {
 	starts []int // where each run begins in the hits
 	tmp    []Hit
+	occs   []Occ // scratch for a word's occurrences
 }
 
 var hitRunsPool = sync.Pool{New: func() any { return new(hitRuns) }}

@@ -51,7 +51,6 @@ type wordMatch struct{ t, s, e int }
 func (f *File) Hits(m *match.Matcher, phrase []int, buf []Hit) ([]Hit, error) {
 	out := buf
 	pats := m.Terms()
-	var occs []Occ
 	bad := false
 	r := hitRunsPool.Get().(*hitRuns)
 	defer hitRunsPool.Put(r)
@@ -61,9 +60,9 @@ func (f *File) Hits(m *match.Matcher, phrase []int, buf []Hit) ([]Hit, error) {
 			bad = true
 			return
 		}
-		occs = DecodeOccs(f.List(k), occs[:0])
+		r.occs = DecodeOccs(f.List(k), r.occs[:0])
 		r.starts = append(r.starts, len(out)-len(buf))
-		out = appendWordHits(out, pats, ms, wlen, occs)
+		out = appendWordHits(out, pats, ms, wlen, r.occs)
 	})
 	if bad {
 		return out, errShort

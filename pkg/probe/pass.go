@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/bits"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -86,9 +87,11 @@ type collector struct {
 	defs   [][]int
 	looked []bool
 	// ls and cands are scratch for a file's line scores and its anchor
-	// candidates (fileScan.finish).
+	// candidates (fileScan.finish), terms for its terms' evidence until
+	// done keeps a copy of their number.
 	ls    []lineScore
 	cands []anchorCand
+	terms []termEv
 }
 
 func newCollector(terms int) *collector {
@@ -111,6 +114,7 @@ func (c *collector) done() *fileEv {
 	if len(c.ev.terms) == 0 {
 		return nil
 	}
+	c.terms, c.ev.terms = c.ev.terms[:0], slices.Clone(c.ev.terms)
 	return c.ev
 }
 

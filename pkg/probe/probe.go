@@ -230,7 +230,7 @@ func (p *passState) keep(path string, bytes int64, ev *fileEv) {
 func (p *passState) evidence(path string, fill func(c *collector) error) (*fileEv, error) {
 	c := p.pool.Get().(*collector)
 	defer p.pool.Put(c)
-	c.ev = &fileEv{path: path}
+	c.ev = &fileEv{path: path, terms: c.terms[:0]}
 	err := fill(c)
 	pathEvidence(p.path, p.r.terms, path, c.get)
 	ev := c.done()
