@@ -219,14 +219,7 @@ func goldSpans(spans []evalscore.Span, gold []string) map[string][][2]int {
 
 // summarize prints each set's brief and packet figures.
 func summarize(res []result) {
-	bySet := map[string][]result{}
-	var names []string
-	for _, r := range res {
-		if bySet[r.Set] == nil {
-			names = append(names, r.Set)
-		}
-		bySet[r.Set] = append(bySet[r.Set], r)
-	}
+	names, bySet := replay.BySet(res, func(r result) string { return r.Set })
 	for _, n := range names {
 		rs := bySet[n]
 		var bl, jl, hg, bg, size float64

@@ -159,14 +159,7 @@ func rankOf(out []byte) ([]string, []string) {
 
 // summarize prints acc@k and MRR per set.
 func summarize(res []result) {
-	bySet := map[string][]result{}
-	var names []string
-	for _, r := range res {
-		if bySet[r.Set] == nil {
-			names = append(names, r.Set)
-		}
-		bySet[r.Set] = append(bySet[r.Set], r)
-	}
+	names, bySet := replay.BySet(res, func(r result) string { return r.Set })
 	for _, n := range names {
 		rs := bySet[n]
 		var acc [4]int

@@ -28,7 +28,7 @@ func UnitKey(path string, head int) string {
 func GoldUnits(path string, src []byte, ranges [][2]int) []string {
 	defs := symbols.Defs(path, src)
 	var out []string
-	for _, l := range lineSet(ranges) {
+	for _, l := range LineSet(ranges) {
 		head := 0
 		if i := symbols.Innermost(defs, l); i >= 0 {
 			head = defs[i].Line

@@ -100,7 +100,7 @@ func ScorePacket(spans []Span, gold []string, goldLines map[string][][2]int) Pac
 		if len(chunks) > 0 {
 			filesHit++
 		}
-		for _, l := range lineSet(goldLines[g]) {
+		for _, l := range LineSet(goldLines[g]) {
 			ps.GoldLines++
 			for _, c := range chunks {
 				if l >= c.Start && l <= c.End {
@@ -122,8 +122,9 @@ func ScorePacket(spans []Span, gold []string, goldLines map[string][][2]int) Pac
 	return ps
 }
 
-// lineSet expands ranges into sorted distinct line numbers.
-func lineSet(ranges [][2]int) []int {
+// LineSet expands ranges into sorted distinct line numbers, as the gold
+// lines are counted.
+func LineSet(ranges [][2]int) []int {
 	set := map[int]bool{}
 	for _, r := range ranges {
 		lo, hi := r[0], r[1]

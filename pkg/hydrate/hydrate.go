@@ -197,11 +197,35 @@ var ErrNoZone = errors.New("no rtch.zone record on input; run rtch-zone first")
 
 // Hydrate reads bounded chunks of the ranked surfaces within the budget.
 func Hydrate(in *Input, o Options) (*Result, error) {
+	h, surfaces, functions, err := prepare(in, o)
+	if err != nil {
+		return nil, err
+	}
+	budget := h.budget
+	h.stop = h.newStopper(surfaces)
+	h.fill(surfaces)
+
+	res := &Result{Cap: budget, Spent: h.spent, Functions: functions}
+	for _, sf := range surfaces {
+		res.Chunks = append(res.Chunks, sf.chunks...)
+		h.unread(sf)
+	}
+	sort.SliceStable(res.Chunks, func(i, j int) bool { return h.read[res.Chunks[i].ChunkID] < h.read[res.Chunks[j].ChunkID] })
+	h.unranked(surfaces)
+	res.Skips = h.skips
+	return res, nil
+}
+
+// prepare checks the input, sets the options' defaults and holds back the
+// frame, then reads the ranked surfaces, ranks their definitions and plans
+// each surface's steps: everything hydration does before it spends the
+// budget.
+func prepare(in *Input, o Options) (*hydrator, []*surface, []schema.RankedFunction, error) {
 	if in.Rank == nil {
-		return nil, ErrNoRank
+		return nil, nil, nil, ErrNoRank
 	}
 	if in.Zone == nil {
-		return nil, ErrNoZone
+		return nil, nil, nil, ErrNoZone
 	}
 	if o.Window <= 0 {
 		o.Window = config.DefaultWindow
@@ -229,18 +253,7 @@ func Hydrate(in *Input, o Options) (*Result, error) {
 			h.plan(sf)
 		}
 	}
-	h.stop = h.newStopper(surfaces)
-	h.fill(surfaces)
-
-	res := &Result{Cap: budget, Spent: h.spent, Functions: functions}
-	for _, sf := range surfaces {
-		res.Chunks = append(res.Chunks, sf.chunks...)
-		h.unread(sf)
-	}
-	sort.SliceStable(res.Chunks, func(i, j int) bool { return h.read[res.Chunks[i].ChunkID] < h.read[res.Chunks[j].ChunkID] })
-	h.unranked(surfaces)
-	res.Skips = h.skips
-	return res, nil
+	return h, surfaces, functions, nil
 }
 
 // index builds the lookup tables.

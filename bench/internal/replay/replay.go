@@ -158,3 +158,16 @@ func ReadByID[T any](path string, id func(T) string) (map[string]T, error) {
 	}
 	return at, nil
 }
+
+// BySet groups results by their set, the sets in first-seen order.
+func BySet[T any](res []T, set func(T) string) (names []string, by map[string][]T) {
+	by = map[string][]T{}
+	for _, r := range res {
+		s := set(r)
+		if by[s] == nil {
+			names = append(names, s)
+		}
+		by[s] = append(by[s], r)
+	}
+	return names, by
+}
