@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -321,8 +322,21 @@ func (ix *Index) section(s *dictSection) *dictionary {
 			return
 		}
 		s.d = d
+		ix.dropSection(s.b)
 	})
 	return s.d
+}
+
+// dropSection hands back the pages of a section of the mapping that its
+// check has read whole: a query reads a few posting lists, and the lists
+// grow with the tree (docs/decisions/index.md, "In the server").
+func (ix *Index) dropSection(b []byte) {
+	at := len(ix.data) - cap(b)
+	if at < 0 || at > len(ix.data) || len(b) == 0 {
+		return
+	}
+	start := at &^ (os.Getpagesize() - 1) // a mapping starts at a page
+	dropPages(ix.data[start : at+len(b)])
 }
 
 // dict is the dictionary of the entries' words.

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
@@ -112,4 +114,56 @@ func mappingRSSKB(t *testing.T, data []byte) int {
 	}
 	t.Fatal("the mapping is not in /proc/self/smaps")
 	return 0
+}
+
+// TestCheckedDictionariesLeaveTheirPages: checking a dictionary reads it
+// whole; its pages then leave the resident set (a query faults in what it
+// reads again), and it answers the same after.
+func TestCheckedDictionariesLeaveTheirPages(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	data := map[string][]byte{}
+	for i := range 2000 {
+		var b []byte
+		for range 400 {
+			b = fmt.Appendf(b, "w%d ", rng.IntN(5000))
+		}
+		data[fmt.Sprintf("f%04d.txt", i)] = append(b, "request decode\n"...)
+	}
+	ix, _ := savedFiles(t, nil, data)
+	m := match.New([]string{"request", "decode"})
+	if ix.dict() == nil {
+		t.Fatal("no dictionary")
+	}
+	present, pages := presentPages(t, ix.words.b)
+	t.Logf("%d of the dictionary's %d pages resident after its check", present, pages)
+	if pages < 64 || present > pages/8 {
+		t.Fatalf("checking the dictionary left %d of its %d pages resident", present, pages)
+	}
+	got, want := len(ix.Words(m).refs), 2*2000
+	if got != want {
+		t.Fatalf("the dictionary answers %d refs after its pages left, want %d", got, want)
+	}
+}
+
+// presentPages counts the pages of b mapped in the process
+// (/proc/self/pagemap: bit 63 of each page's word), and its pages.
+func presentPages(t *testing.T, b []byte) (present, pages int) {
+	f, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	ps := uintptr(os.Getpagesize())
+	lo := uintptr(unsafe.Pointer(unsafe.SliceData(b))) / ps
+	hi := (uintptr(unsafe.Pointer(unsafe.SliceData(b))) + uintptr(len(b)) + ps - 1) / ps
+	words := make([]byte, 8*(hi-lo))
+	if _, err := f.ReadAt(words, int64(8*lo)); err != nil {
+		t.Skip(err)
+	}
+	for k := 0; k < len(words); k += 8 {
+		if words[k+7]&0x80 != 0 {
+			present++
+		}
+	}
+	return present, int(hi - lo)
 }
