@@ -822,6 +822,32 @@ func (ix *Index) sepRows(sep string, rows []bool) {
 	})
 }
 
+// NamesWith reports, by table row, whether one of the entry's names
+// (Facts.Names, folded) holds one of parts, folded, anywhere in it; nil
+// when the index has no usable names dictionary.
+func (ix *Index) NamesWith(parts []string) []bool {
+	d := ix.nameDict()
+	if d == nil {
+		return nil
+	}
+	with := make([]bool, len(ix.table))
+	id := 0
+	eachWord(d.text, func(w []byte) {
+		for _, p := range parts {
+			if strings.Contains(string(w), p) {
+				eachPosting(d.list(id), func(row, _ int) {
+					if row < len(with) {
+						with[row] = true
+					}
+				})
+				break
+			}
+		}
+		id++
+	})
+	return with
+}
+
 // NamesHeld reports, by table row, whether the entry's names (Facts.Names)
 // hold one of names; nil when the index has no usable names dictionary.
 // It looks at each name of the dictionary once, whatever the number of

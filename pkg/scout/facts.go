@@ -3,6 +3,7 @@ package scout
 import (
 	"encoding/binary"
 	"errors"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -181,6 +182,9 @@ func (r *run) startReplay() {
 	if r.words != nil && r.cands != nil {
 		r.heldRow = r.ix.NamesHeld(r.terms)
 	}
+	if r.heldRow != nil && r.partIdx != nil {
+		r.partRow = r.ix.NamesWith(slices.Collect(maps.Keys(r.partIdx)))
+	}
 }
 
 // replay answers from the index for every file of the batch lo..hi
@@ -304,6 +308,9 @@ func (r *run) tally(i int, st index.Stat, held []bool, seen []bool) bool {
 	counts, ok := decodeTally(st.Tally)
 	if !ok || counts[0]+counts[1]+counts[2] > 0 {
 		return false
+	}
+	if r.partRow != nil && r.partRow[st.Row] {
+		return false // only the symbols tell which names hold a goal's abbreviation as a part
 	}
 	out := r.newFileOut(int(r.files[i].Size))
 	for k, n := range counts {

@@ -148,6 +148,54 @@ func TestBatchesHoldFewOutcomes(t *testing.T) {
 	}
 }
 
+// TestWarmRunCountsNameParts: a goal's abbreviation counts the
+// definitions whose names hold it as a part (TermStats.NamePart) the same
+// through the index as without it, though no name is the term itself and
+// the findings cap is reached at the first file (past it a file without
+// such a part would be answered from its table row).
+func TestWarmRunCountsNameParts(t *testing.T) {
+	root := t.TempDir()
+	for i := range 6 {
+		testtree.Write(t, root, fmt.Sprintf("p%d.go", i), fmt.Sprintf("package p\n\nfunc getAttr%d() {}\nfunc parse_attr_%d() {}\n", i, i))
+	}
+	testtree.Write(t, root, "q.go", "package p\n\nfunc other() {}\n")
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	dir := filepath.Join(t.TempDir(), "ix")
+	run := func(d string) (int, int) {
+		o := Options{Walk: walk.Options{Root: root}, Terms: []string{"attr", "other"}, NameParts: []string{"attr"}, FindingsCap: 1}
+		if d != "" {
+			ix, err := index.OpenFor(root, index.Where{Dir: d}, IndexFingerprint(nil), func(s string) { t.Errorf("warning: %s", s) })
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ix.Close()
+			o.Index = ix
+		}
+		res, err := Run(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Index != nil {
+			if _, err := o.Index.Save(res.Files); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return res.Terms["attr"].NamePart, res.Read
+	}
+	want, _ := run("")
+	run(dir) // builds the index
+	got, read := run(dir)
+	if want == 0 || got != want || read != 0 {
+		t.Fatalf("name parts: %d through the index (%d files read), %d without it", got, read, want)
+	}
+}
+
 // TestRelevantFindingsFirst: a scan's findings are its goal-relevant ones
 // first (a symbol named by a term), however many others come before them,
 // then the others, up to the cap.

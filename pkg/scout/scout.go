@@ -277,6 +277,7 @@ type run struct {
 	pats    []index.Pattern      // the complex terms' patterns
 	all     bool                 // no index, or a complex term may be in any file: every file is read
 	heldRow []bool               // the names dictionary holds a term's name, by row
+	partRow []bool               // a name holds one of the NameParts, by row (a superset)
 	given   [len(tallyScans)]int // findings the files so far give (applyTallied)
 
 	read int
