@@ -1,8 +1,6 @@
 package packet
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -145,16 +143,17 @@ func chunkRecords(f *schema.ChunkForm, cs []schema.PacketChunk, format string, c
 		}
 		return count.Of(string(y)), nil
 	}
+	if format == "json" {
+		v.Chunks = []schema.PacketChunk{}
+		j, err := indentWith(v, cs)
+		if err != nil {
+			return 0, err
+		}
+		return count.Of(string(j)), nil
+	}
 	j, err := record.Marshal(v)
 	if err != nil {
 		return 0, err
-	}
-	if format == "json" {
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, j, "", "  "); err != nil {
-			return 0, err
-		}
-		j = buf.Bytes()
 	}
 	return count.Of(string(j)), nil
 }

@@ -1,8 +1,6 @@
 package packet
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -109,16 +107,13 @@ func written(t *testing.T, p *schema.Packet, format string) string {
 		}
 		return string(y)
 	}
-	j, err := record.Marshal(p)
+	write := record.Marshal
+	if format == "json" {
+		write = func(any) ([]byte, error) { return JSON(p) }
+	}
+	j, err := write(p)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if format == "json" {
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, j, "", "  "); err != nil {
-			t.Fatal(err)
-		}
-		j = buf.Bytes()
 	}
 	return string(j)
 }

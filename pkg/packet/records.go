@@ -35,8 +35,13 @@ func writeChunks(p *schema.Packet, notes string) {
 	}
 	p.ChunkForm = form(commit, notes)
 	p.ChunkRecords = make([]schema.PacketChunk, len(p.HydratedChunks))
+	file := map[string]string{} // the file hash last written for each path
 	for i, c := range p.HydratedChunks {
 		p.ChunkRecords[i] = lean(c, notes == NotesKept)
+		if h, ok := file[c.Path]; !ok || h != c.FileSHA256 {
+			p.ChunkRecords[i].FileSHA256 = c.FileSHA256
+			file[c.Path] = c.FileSHA256
+		}
 	}
 }
 
@@ -45,7 +50,7 @@ func writeChunks(p *schema.Packet, notes string) {
 func lean(c schema.Chunk, notes bool) schema.PacketChunk {
 	r := schema.PacketChunk{
 		ChunkID: c.ChunkID, Path: c.Path, StartLine: c.StartLine, EndLine: c.EndLine, TargetLine: c.TargetLine,
-		SHA256: c.SHA256, FileSHA256: c.FileSHA256, TermOrShape: c.TermOrShape, ConfidenceClass: c.ConfidenceClass,
+		SHA256: c.SHA256, TermOrShape: c.TermOrShape, ConfidenceClass: c.ConfidenceClass,
 		BaseReEntryCommand: c.BaseReEntryCommand, Text: c.Text, Flags: c.Flags, Rank: c.Rank, ProbeID: c.ProbeID,
 	}
 	if r.Flags == nil {
@@ -73,21 +78,26 @@ func plainSed(path string, s, e int) string { return fmt.Sprintf("sed -n '%d,%dp
 // Chunks are the whole rtch.chunk records of a decoded packet's chunk
 // records: what chunk_form states once is given back to each.
 func Chunks(p *schema.Packet) []schema.Chunk {
-	commit := ""
-	if p.ChunkForm != nil {
-		commit = p.ChunkForm.Commit
+	f := p.ChunkForm
+	if f == nil {
+		f = &schema.ChunkForm{}
 	}
+	file := map[string]string{}
 	out := make([]schema.Chunk, len(p.ChunkRecords))
 	for i, r := range p.ChunkRecords {
 		c := schema.Chunk{
 			Envelope: record.Envelope{Kind: schema.KindChunk, V: schema.V1, ID: r.ChunkID},
 			ChunkID:  r.ChunkID, Path: r.Path, LineRange: hydrate.LineRange(r.StartLine, r.EndLine),
 			StartLine: r.StartLine, EndLine: r.EndLine, TargetLine: r.TargetLine,
-			SHA256: r.SHA256, FileSHA256: r.FileSHA256, Commit: commit, WhyIncluded: r.WhyIncluded,
+			SHA256: r.SHA256, FileSHA256: r.FileSHA256, Commit: f.Commit, WhyIncluded: r.WhyIncluded,
 			TermOrShape: r.TermOrShape, ConfidenceClass: r.ConfidenceClass, Limitation: r.Limitation,
 			NextReEntryCommand: r.NextReEntryCommand, SedCommand: r.SedCommand, BaseReEntryCommand: r.BaseReEntryCommand,
 			Text: r.Text, EstTokens: tokens.Estimate(r.Text), Flags: r.Flags, Rank: r.Rank, ProbeID: r.ProbeID,
 		}
+		if c.FileSHA256 == "" {
+			c.FileSHA256 = file[r.Path]
+		}
+		file[r.Path] = c.FileSHA256
 		if c.NextReEntryCommand == "" {
 			c.NextReEntryCommand = plainReEntry(r.Path, r.StartLine, r.EndLine)
 		}

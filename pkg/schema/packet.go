@@ -67,7 +67,8 @@ type ChunkForm struct {
 	// Record names the record each chunk record is the lean form of:
 	// "rtch.chunk v1" without kind, v and id (the chunk_id), line_range
 	// ("L<start_line>-L<end_line>"), est_tokens (ceil(chars/4) of text),
-	// commit (below) and the commands the rules below give.
+	// file_sha256 where the record before it gives it, and what the fields
+	// below give: commit and the commands.
 	Record string `json:"record"`
 	// ReEntry is the re-entry command of a record that names none:
 	// "rtch-hydrate --reenter PATH:L<start_line>-L<end_line>".
@@ -95,9 +96,13 @@ type PacketChunk struct {
 	StartLine  int `json:"start_line"`
 	EndLine    int `json:"end_line"`
 	TargetLine int `json:"target_line"`
-	// SHA256 is over the chunk's original bytes; FileSHA256 over the file.
-	SHA256     string `json:"sha256"`
-	FileSHA256 string `json:"file_sha256"`
+	// SHA256 is over the chunk's original bytes.
+	SHA256 string `json:"sha256"`
+	// FileSHA256 is over the whole file, on the first record of each file
+	// (the records are grouped by file) and on a later one only when the file
+	// changed between reads; a record without it has its file's record
+	// before it.
+	FileSHA256 string `json:"file_sha256,omitempty"`
 	// WhyIncluded says why the chunk was read; absent when chunk_form.notes
 	// is "left_out".
 	WhyIncluded string `json:"why_included,omitempty"`

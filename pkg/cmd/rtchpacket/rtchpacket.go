@@ -81,7 +81,8 @@ adds the rtch.handoff target set; what is left out is listed as a skip.
 formats:
   ndjson  (default) the input stream passed through, then rtch.packet (and
           rtch.handoff); --jq filters these records
-  json    the packet alone, pretty-printed (then the handoff, if any)
+  json    the packet alone, pretty-printed, each chunk record on a line of
+          its own (then the handoff, if any)
   yaml    the packet alone as YAML (then the handoff as a second document)
   md      a brief for an agent: verdict, ranked surfaces, each chunk fenced
           with its path, range and re-entry command, cautions, questions
@@ -93,9 +94,10 @@ formats:
 
 The budget counts what is written: in md the whole brief, header to last
 line (its header states the measured size); in ndjson, json and yaml the
-hydrated_chunks records (chunk text plus each chunk's own fields). While the
-packet does not fit, the brief's lists are shortened, then the lowest-ranked
-chunks are left out (each a packet skip with reason budget). --tokenizer
+hydrated_chunks records and chunk_form, which states once what they share.
+While the packet does not fit, the brief's lists are shortened, the chunk
+records' notes (why_included, limitation) are left out, then the
+lowest-ranked chunks are left out (each a packet skip with reason budget). --tokenizer
 counts with an exact vocabulary instead of ceil(chars/4); the config key
 tokenizer sets it too.
 
@@ -205,7 +207,11 @@ func run(ctx context.Context, env *cli.Env, o *options, d *Decoded, keep func(*s
 			return env.Out.Emit(h)
 		}
 	case "json":
-		if err := writeJSON(env.Stdout, p); err != nil {
+		j, err := packet.JSON(p)
+		if err != nil {
+			return cli.Failed(err)
+		}
+		if _, err := env.Stdout.Write(append(j, '\n')); err != nil {
 			return err
 		}
 		if h != nil {
