@@ -51,7 +51,35 @@ func modelFinding(v string) (Finding, bool) {
 // reads its examples through the same function.
 func ModelView(text string) string { return modelView(normalizeLines(text)) }
 
-func modelView(lines string) string { return strings.Join(strings.Fields(codeProse(lines)), " ") }
+func modelView(lines string) string {
+	return strings.Join(strings.Fields(dropRedactions(codeProse(lines))), " ")
+}
+
+// dropRedactions removes Redact's "[REDACTED:<rule>]" markers (lowercase in
+// the normalised view): they are the toolkit's words, not the chunk's, and
+// the model, trained on unredacted text, would read "password" in them.
+func dropRedactions(s string) string {
+	const open = "[redacted:"
+	if !strings.Contains(s, open) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, open)
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(s[i:], ']')
+		if j < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteByte(' ')
+		s = s[i+j+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
 
 // codeProse keeps what a reader of text takes as language rather than code:
 // every line that does not look like code whole, and of a code line (one

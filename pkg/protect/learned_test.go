@@ -23,6 +23,15 @@ func TestCodeProse(t *testing.T) {
 	}
 }
 
+// TestModelViewDropsRedactions: the model never reads Redact's markers (a
+// redacted credentials file is no instruction).
+func TestModelViewDropsRedactions(t *testing.T) {
+	red, _ := Redact("GITHUB_TOKEN=ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5\ndb_password = \"s3cr3tP4ssw0rdXyZ9\"\nSee the [redacted:notes] page; keep it.\n")
+	if got, want := ModelView(red), "see the page; keep it."; got != want {
+		t.Fatalf("ModelView(%q) = %q, want %q", red, got, want)
+	}
+}
+
 // toyModel flags any window where "prize" or "claim" make up enough of the
 // words: a model independent of the trained weights, to test the wiring.
 func toyModel() *model.Model {
