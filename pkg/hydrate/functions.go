@@ -30,7 +30,7 @@ const MaxRankedFunctions = 20
 // wholeFunctionLines: a definition of at most this many lines, lead lines
 // included, is read whole; a longer one as its signature and windows
 // around its evidence.
-const wholeFunctionLines = 400
+const wholeFunctionLines = 600
 
 // maxSignatureLines caps the head read of a long definition.
 const maxSignatureLines = 8

@@ -214,3 +214,33 @@ func TestFarTooLongReadNotBuilt(t *testing.T) {
 		t.Errorf("budget skip %q, want the long function priced ~N (not built); chunks %v", detail, ranges(res.Chunks))
 	}
 }
+
+// TestLongFunctionReadWhole: a definition of 500 lines, longer than a
+// window's reach but within wholeFunctionLines, is read whole: a fix in
+// a long function lands far from where the goal's words are as often as
+// near them.
+func TestLongFunctionReadWhole(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("func loop(ev int) int {\n")
+	for j := 0; j < 498; j++ {
+		if j == 40 {
+			b.WriteString("\tev = redrawPrompt(ev)\n")
+			continue
+		}
+		fmt.Fprintf(&b, "\tev += %d\n", j)
+	}
+	b.WriteString("}\n")
+	root := writeTree(t, map[string]string{"l.go": goFile(2, 3, map[int]string{1: b.String()})})
+	res, err := Hydrate(fnInput([]string{"loop", "redrawPrompt"}, "l.go"), opts(root, 100000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Functions[0]
+	if f.Name != "loop" || f.EndLine-f.StartLine+1 != 500 {
+		t.Fatalf("functions %+v", res.Functions)
+	}
+	want := fmt.Sprintf("l.go:L%d-L%d", f.StartLine, f.EndLine)
+	if got := ranges(res.Chunks); len(got) == 0 || got[0] != want {
+		t.Errorf("chunks %v, want %s (the whole function) first", got, want)
+	}
+}
