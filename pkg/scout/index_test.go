@@ -23,9 +23,23 @@ import (
 // it returns the result as JSON, without the scans' times, and the result.
 func indexRun(t *testing.T, root, dir string, terms []string, capN int) (string, *Result) {
 	t.Helper()
-	o := Options{Walk: walk.Options{Root: root}, Terms: terms, FindingsCap: capN}
+	res := runThrough(t, Options{Walk: walk.Options{Root: root}, Terms: terms, FindingsCap: capN}, dir)
+	for i := range res.Shape.ShapeInventory {
+		res.Shape.ShapeInventory[i].WallMS = 0
+	}
+	b, err := json.Marshal(struct{ Shape, Terms, Handles any }{res.Shape, res.Terms, res.Handles})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b), res
+}
+
+// runThrough runs the scout with o, through the tree index in dir ("" for
+// none), and saves the index as the command does.
+func runThrough(t *testing.T, o Options, dir string) *Result {
+	t.Helper()
 	if dir != "" {
-		ix, err := index.OpenFor(root, index.Where{Dir: dir}, IndexFingerprint(nil), func(s string) { t.Errorf("warning: %s", s) })
+		ix, err := index.OpenFor(o.Walk.Root, index.Where{Dir: dir}, IndexFingerprint(nil), func(s string) { t.Errorf("warning: %s", s) })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,14 +55,7 @@ func indexRun(t *testing.T, root, dir string, terms []string, capN int) (string,
 			t.Fatal(err)
 		}
 	}
-	for i := range res.Shape.ShapeInventory {
-		res.Shape.ShapeInventory[i].WallMS = 0
-	}
-	b, err := json.Marshal(struct{ Shape, Terms, Handles any }{res.Shape, res.Terms, res.Handles})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b), res
+	return res
 }
 
 // TestWarmRunKeepsTheCappedFindings: a warm run answers for most files
@@ -169,23 +176,7 @@ func TestWarmRunCountsNameParts(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "ix")
 	run := func(d string) (int, int) {
 		o := Options{Walk: walk.Options{Root: root}, Terms: []string{"attr", "other"}, NameParts: []string{"attr"}, FindingsCap: 1}
-		if d != "" {
-			ix, err := index.OpenFor(root, index.Where{Dir: d}, IndexFingerprint(nil), func(s string) { t.Errorf("warning: %s", s) })
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ix.Close()
-			o.Index = ix
-		}
-		res, err := Run(context.Background(), o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o.Index != nil {
-			if _, err := o.Index.Save(res.Files); err != nil {
-				t.Fatal(err)
-			}
-		}
+		res := runThrough(t, o, d)
 		return res.Terms["attr"].NamePart, res.Read
 	}
 	want, _ := run("")
