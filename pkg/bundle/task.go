@@ -18,6 +18,7 @@ import (
 	"github.com/rtch/rtch/pkg/plan"
 	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/tokens"
 	"github.com/rtch/rtch/pkg/wiki"
 )
@@ -228,14 +229,21 @@ func (pr *project) pointer(rel string) string {
 	return fmt.Sprintf("%d lines; read it directly", n)
 }
 
-// superseded reports a page some other page's frontmatter supersedes.
+// superseded reports a page some other page's frontmatter supersedes. The
+// supersedes targets are redacted where the frontmatter is read, so a page
+// whose path holds a secret is looked up under its redacted spelling too.
 func (pr *project) superseded(p string) bool {
-	base := strings.TrimSuffix(path.Base(p), ".md")
+	names := []string{p}
+	if secret.InPath(p) {
+		names = append(names, secret.Path(p))
+	}
 	for _, q := range pr.pages {
 		for _, s := range q.Front.Supersedes {
 			s = strings.TrimSuffix(path.Clean(s), ".md")
-			if s == strings.TrimSuffix(p, ".md") || s == base {
-				return true
+			for _, n := range names {
+				if s == strings.TrimSuffix(n, ".md") || s == strings.TrimSuffix(path.Base(n), ".md") {
+					return true
+				}
 			}
 		}
 	}

@@ -59,7 +59,9 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 // (8: a page whose path holds a secret is stored under its redacted path,
 // names.go.)
 // (9: heading path terms counted twice.)
-const schemaVersion = "guild-wiki-fts-9"
+// (10: frontmatter values and keys redacted where they are read, pkg/wiki:
+// an index written before may hold one in a page's stored metadata.)
+const schemaVersion = "guild-wiki-fts-10"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file

@@ -72,6 +72,11 @@ CREATE TABLE guild_terms(
 	// 4: a section's heading path terms count twice (fts.EachSectionTerm):
 	// every wiki is indexed again by its next refresh.
 	`DELETE FROM guild_wikis;`,
+	// 5: frontmatter values and keys are redacted where they are read
+	// (wiki.ParseFrontmatter): a page row written before may hold a secret
+	// in its stored metadata, its diagnostics or its alias terms, so every
+	// wiki is indexed again by its next refresh.
+	`DELETE FROM guild_wikis;`,
 }
 
 // SchemaVersion is the index schema this package reads and writes.

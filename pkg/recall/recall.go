@@ -24,6 +24,7 @@ import (
 	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/guildconfig"
 	"github.com/rtch/rtch/pkg/schema"
+	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -418,11 +419,31 @@ func excluded(rel string, m fts.PageMeta, opt Options, set guildconfig.Settings,
 	if t, ok := parseDate(m.Front.ExpiresAt); ok && !t.After(opt.Now) {
 		return "expired"
 	}
-	slug := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
-	if superseded[rel] || superseded[slug] || superseded[path.Base(rel)] {
+	if supersededName(rel, superseded) {
 		return "superseded"
 	}
 	return ""
+}
+
+// supersededName reports a page some supersedes list names by path, file
+// name or slug. The lists are redacted where the frontmatter is read, so a
+// page whose path holds a secret (read from the files under its own path)
+// is looked up under its redacted spelling as well.
+func supersededName(rel string, superseded map[string]bool) bool {
+	if len(superseded) == 0 {
+		return false
+	}
+	names := []string{rel}
+	if secret.InPath(rel) {
+		names = append(names, secret.Path(rel))
+	}
+	for _, n := range names {
+		slug := strings.TrimSuffix(path.Base(n), path.Ext(n))
+		if superseded[n] || superseded[slug] || superseded[path.Base(n)] {
+			return true
+		}
+	}
+	return false
 }
 
 func parseDate(s string) (time.Time, bool) {

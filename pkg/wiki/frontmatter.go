@@ -19,6 +19,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/rtch/rtch/pkg/secret"
 )
 
 // MaxFrontmatterBytes caps the frontmatter block that is handed to the YAML
@@ -193,7 +195,44 @@ var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 // as *FrontmatterError (duplicate keys, aliases, tabs, bad types, oversize);
 // questionable values (an unknown type, importance out of range) come back as
 // warnings with their line and the block is still used.
+//
+// Every string it returns is redacted (pkg/secret): the values and keys the
+// Frontmatter keeps, and the messages of warnings and errors, which may
+// quote a value. A page's metadata is stored in the wiki indexes and shown
+// in records as its body is, so a token written as an owner, an alias, a
+// date or a key is masked where it is read, never stored.
 func ParseFrontmatter(yamlText string, firstLine int) (Frontmatter, []Diagnostic, error) {
+	fm, warns, err := parseFrontmatter(yamlText, firstLine)
+	for i := range warns {
+		warns[i].Message = secret.String(warns[i].Message)
+	}
+	if fe, ok := err.(*FrontmatterError); ok {
+		fe.Msg = secret.String(fe.Msg)
+	}
+	return fm.redacted(), warns, err
+}
+
+// redacted is fm with every string in it passed through the redactor;
+// supersedes targets, which name pages, are masked as a page's path is
+// (secret.Path), so that a target still names the page it supersedes under
+// the spelling the indexes store and every output shows.
+func (fm Frontmatter) redacted() Frontmatter {
+	for _, s := range []*string{&fm.Type, &fm.Title, &fm.Owner, &fm.Confidence, &fm.CreatedAt,
+		&fm.UpdatedAt, &fm.ExpiresAt, &fm.Sensitivity} {
+		*s = secret.String(*s)
+	}
+	for _, l := range [][]string{fm.SourceRefs, fm.Aliases, fm.TrustClaims, fm.Keys} {
+		for i := range l {
+			l[i] = secret.String(l[i])
+		}
+	}
+	for i := range fm.Supersedes {
+		fm.Supersedes[i] = secret.Path(fm.Supersedes[i])
+	}
+	return fm
+}
+
+func parseFrontmatter(yamlText string, firstLine int) (Frontmatter, []Diagnostic, error) {
 	var fm Frontmatter
 	if len(yamlText) > MaxFrontmatterBytes {
 		return fm, nil, &FrontmatterError{Line: firstLine, Msg: fmt.Sprintf("frontmatter is %d bytes, over the %d-byte cap", len(yamlText), MaxFrontmatterBytes)}

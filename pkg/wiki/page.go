@@ -119,8 +119,9 @@ func Parse(rel string, data []byte) (*Page, []Diagnostic) {
 		p.Category = CategoryFromPath(rel)
 	}
 	// The title is indexed and shown as the body is, so it is masked too
-	// when it comes from the frontmatter or the file name (wiki/ghp_….md).
-	p.Title = secret.String(p.Front.Title)
+	// when it comes from the file name (wiki/ghp_….md); the frontmatter's
+	// values, its title among them, were masked when it was parsed.
+	p.Title = p.Front.Title // redacted by ParseFrontmatter
 	if p.Title == "" {
 		for _, s := range p.Sections {
 			if s.Level == 1 {
