@@ -5,7 +5,23 @@ GOAL    ?= find where the record stream reader reports malformed lines
 EVALREPOS ?= /work/.mirror
 EVALFLAGS ?=
 RECALLFLAGS ?=
-EVALDATA ?= ../shared/eval
+# The shared evaluation data (go-commits.jsonl, swebench-verified-dev.jsonl,
+# the probe's dev rows) is a directory shared/eval beside the checkout: by
+# default the nearest shared/eval in this Makefile's directory or above it,
+# as the tests find it (../shared/eval for a clone next to it,
+# /work/shared/eval for a worktree /work/wt/NAME); EVALDATA=DIR names another.
+MAKEDIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+ifeq ($(origin EVALDATA),undefined)
+EVALDATA := $(shell d='$(MAKEDIR)'; while :; do \
+  if [ -d "$$d/shared/eval" ]; then echo "$$d/shared/eval"; break; fi; \
+  p=$$(dirname "$$d"); [ "$$p" = "$$d" ] && break; d=$$p; done)
+endif
+# need-evaldata FILES: stop with a message naming the directory (and the
+# file) when the data is not where EVALDATA says, before anything is built.
+need-evaldata = @set -e; \
+  if [ -z '$(EVALDATA)' ]; then echo "make $@: no shared/eval directory in $(MAKEDIR) or above it (the shared evaluation data); set EVALDATA=DIR" >&2; exit 2; fi; \
+  if [ ! -d '$(EVALDATA)' ]; then echo "make $@: EVALDATA=$(EVALDATA): no such directory (the shared evaluation data; set EVALDATA=DIR)" >&2; exit 2; fi; \
+  for f in $(1); do if [ ! -f '$(EVALDATA)'/"$$f" ]; then echo "make $@: EVALDATA=$(EVALDATA): no $$f in it" >&2; exit 2; fi; done
 # The learned ranking's training corpus (bench/traincorpus) lives outside
 # the repository: tasks rebuilt from bench/traincorpus/ids.tsv and the
 # mirrors in EVALREPOS, and their features (2 to 5 s a task on two shared
@@ -76,7 +92,9 @@ run: build ## run the whole pipeline on this repository and print the brief
 	| $(BIN)/rtch-zone | $(BIN)/rtch-scout | $(BIN)/rtch-probe \
 	| $(BIN)/rtch-hydrate | $(BIN)/rtch-packet --format md
 
-eval: build ## retrieval quality against BM25 and the classic ranking on ../shared/eval, or EVALDATA=DIR (needs the task repositories, see docs/BENCHMARKS.md); then the cross-validation when TRAINFEATURES exists
+eval: ## retrieval quality against BM25 and the classic ranking on the nearest shared/eval above the checkout, or EVALDATA=DIR (needs the task repositories, see docs/BENCHMARKS.md); then the cross-validation when TRAINFEATURES exists
+	$(call need-evaldata,go-commits.jsonl swebench-verified-dev.jsonl)
+	$(MAKE) --no-print-directory build
 	$(GO) run ./bench/eval --bin $(BIN) --repos $(EVALREPOS) \
 	  --tasks $(EVALDATA)/go-commits.jsonl --tasks $(EVALDATA)/swebench-verified-dev.jsonl --whole-files $(EVALFLAGS)
 	@if [ -f $(TRAINFEATURES) ]; then $(MAKE) --no-print-directory cv; \
@@ -119,9 +137,11 @@ bench: ## Go benchmarks of the hot paths
 PROBEMIRRORS ?= $(EVALREPOS)
 
 train-probe: ## retrain the injection probe's model (pkg/protect/model/weights.bin, cv.tsv) from its public sources and the shared dev rows
+	$(call need-evaldata,)
 	$(GO) run ./bench/trainprobe --mirrors $(PROBEMIRRORS) --eval $(EVALDATA)
 
 train-probe-check: ## retrain the injection probe's model and fail unless it is byte-identical to the committed one
+	$(call need-evaldata,)
 	$(GO) run ./bench/trainprobe --mirrors $(PROBEMIRRORS) --eval $(EVALDATA) --check
 
 probe-sources: ## clone the repositories train-probe reads as bare mirrors into PROBEMIRRORS
