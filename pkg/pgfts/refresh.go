@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -49,8 +50,15 @@ func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Sta
 	case err == nil && stored == digest:
 		st.Unchanged, st.Pages = len(pages), n
 	case err == nil || errors.Is(err, pgx.ErrNoRows):
-		if st, err = ix.write(ctx, root, byStoredName(pages, fts.StoredNames(opt.Files)), opt.Progress); err != nil {
+		var dead int64
+		if st, dead, err = ix.write(ctx, root, byStoredName(pages, fts.StoredNames(opt.Files)), opt.Progress); err != nil {
 			return st, nil, err
+		}
+		if err := ix.vacuum(ctx, dead); err != nil {
+			if ctx.Err() != nil {
+				return st, nil, ctx.Err()
+			}
+			diags = append(diags, wiki.Diagnostic{Path: "postgres " + ix.host, Message: "index tables not vacuumed: " + reason(err)})
 		}
 	default:
 		return st, nil, err
@@ -160,10 +168,15 @@ func byStoredName(pages map[string]*localPage, names fts.Names) map[string]named
 // write applies the checkout (its pages by stored name) to the stored wiki
 // in one transaction under the wiki's advisory lock, comparing with the
 // rows as they are once the lock is held.
-func (ix *Index) write(ctx context.Context, root string, pages map[string]named, progress func(done, total int)) (fts.Stats, error) {
+//
+// It also returns how many rows it left dead (the sections and pages of
+// every page deleted or rewritten, and the document frequencies it
+// updated), for vacuum.
+func (ix *Index) write(ctx context.Context, root string, pages map[string]named, progress func(done, total int)) (fts.Stats, int64, error) {
 	var st fts.Stats
+	var dead int64
 	err := pgx.BeginFunc(ctx, ix.conn, func(tx pgx.Tx) error {
-		st = fts.Stats{}
+		st, dead = fts.Stats{}, 0
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(wikiLockClass), ix.wiki); err != nil {
 			return err
 		}
@@ -199,19 +212,23 @@ VALUES ($1, '', 0, 0, now()) ON CONFLICT (wiki) DO NOTHING`, ix.wiki); err != ni
 			}
 		}
 		sort.Strings(put)
-		if _, err := tx.Exec(ctx, forgetSQL, ix.wiki, drop); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(ctx, `DELETE FROM guild_pages WHERE id = ANY($1)`, drop); err != nil {
-			return err
+		for _, q := range []string{forgetSQL, `DELETE FROM guild_sections WHERE wiki = $1 AND page_id = ANY($2)`,
+			`DELETE FROM guild_pages WHERE wiki = $1 AND id = ANY($2)`} {
+			tag, err := tx.Exec(ctx, q, ix.wiki, drop)
+			if err != nil {
+				return err
+			}
+			dead += tag.RowsAffected()
 		}
 		final, err := ix.insert(ctx, tx, root, put, pages, progress)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, countSQL, ix.wiki, put); err != nil {
+		tag, err := tx.Exec(ctx, countSQL, ix.wiki, put)
+		if err != nil {
 			return err
 		}
+		dead += tag.RowsAffected() // an upsert of an existing term leaves its old version
 		if _, err := tx.Exec(ctx, `DELETE FROM guild_terms WHERE wiki = $1 AND df <= 0`, ix.wiki); err != nil {
 			return err
 		}
@@ -232,7 +249,37 @@ VALUES ($1, '', 0, 0, now()) ON CONFLICT (wiki) DO NOTHING`, ix.wiki); err != ni
 WHERE wiki = $1`, ix.wiki, digestOf(digest), len(final))
 		return err
 	})
-	return st, err
+	return st, dead, err
+}
+
+// vacuumTables are the tables a refresh rewrites.
+var vacuumTables = []string{"guild_sections", "guild_pages", "guild_terms", "guild_wikis"}
+
+// vacuum reclaims the rows a refresh left dead, with the server's own
+// rule for when that is worth it: once the dead rows of the index's tables
+// (those the server's statistics count, from earlier refreshes of any
+// wiki, and the dead this refresh just left, which the statistics may not
+// show yet) reach 50 plus a fifth of the live ones, the tables are
+// vacuumed and analysed, skipping any another session is vacuuming. So a
+// wiki indexed again and again keeps a bounded size without waiting for
+// autovacuum (which may be off, or a minute away while a loop of
+// refreshes runs), and a refresh that changed a few pages costs one query.
+// For a role that does not own the tables the server skips them (a
+// notice, not an error); autovacuum remains.
+func (ix *Index) vacuum(ctx context.Context, dead int64) error {
+	if dead == 0 {
+		return nil
+	}
+	var statDead, live int64
+	if err := ix.conn.QueryRow(ctx, `SELECT coalesce(sum(n_dead_tup), 0), coalesce(sum(n_live_tup), 0)
+FROM pg_stat_user_tables WHERE relid = ANY($1::regclass[])`, vacuumTables).Scan(&statDead, &live); err != nil {
+		return err
+	}
+	if statDead+dead < 50+live/5 {
+		return nil
+	}
+	_, err := ix.conn.Exec(ctx, `VACUUM (ANALYZE, SKIP_LOCKED) `+strings.Join(vacuumTables, ", "))
+	return err
 }
 
 type storedPage struct {
