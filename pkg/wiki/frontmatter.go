@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -107,12 +108,14 @@ func ReadError(path string, err error) Diagnostic {
 	return Diagnostic{Path: path, Message: strings.TrimPrefix(err.Error(), path+": "), Skipped: true}
 }
 
-// String renders "path:line: message". A path with control characters or
-// invalid UTF-8 (a file name can hold a newline) is quoted, so one
-// diagnostic stays one line.
+// String renders "path:line: message". A path with a character that does
+// not print (a control character, C1 ones included, a bidi override, a
+// zero-width character: a file name can hold a newline or a terminal's
+// escape sequence) or invalid UTF-8 is quoted, so one diagnostic stays one
+// line and shows the name as it is.
 func (d Diagnostic) String() string {
 	p := d.Path
-	if strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }) {
+	if strings.ContainsFunc(p, func(r rune) bool { return !unicode.IsPrint(r) || r == utf8.RuneError }) {
 		p = strconv.Quote(p)
 	}
 	if d.Line > 0 {

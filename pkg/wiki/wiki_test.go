@@ -201,9 +201,21 @@ func TestWikiDirSymlinkNotFollowed(t *testing.T) {
 }
 
 func TestDiagnosticQuotesControlCharacters(t *testing.T) {
-	d := Diagnostic{Path: "wiki/a\nb.md", Line: 2, Message: "m"}
-	if got := d.String(); got != `"wiki/a\nb.md":2: m` {
-		t.Fatalf("%q", got)
+	for path, want := range map[string]string{
+		"wiki/a\nb.md": `"wiki/a\nb.md":2: m`,
+		// A C1 control (U+009B is CSI to a terminal that honours C1
+		// controls), a bidi override that shows "gpj.md" as "dm.jpg", a
+		// zero-width space: each is spelt out, not printed.
+		"wiki/c1\u009b2J.md":      `"wiki/c1\u009b2J.md":2: m`,
+		"wiki/bidi\u202egpj.md":   `"wiki/bidi\u202egpj.md":2: m`,
+		"wiki/zero\u200bwidth.md": `"wiki/zero\u200bwidth.md":2: m`,
+		// Letters of any script are printed as they are.
+		"wiki/café-日本.md": "wiki/café-日本.md:2: m",
+	} {
+		d := Diagnostic{Path: path, Line: 2, Message: "m"}
+		if got := d.String(); got != want {
+			t.Errorf("%q: %s, want %s", path, got, want)
+		}
 	}
 }
 
