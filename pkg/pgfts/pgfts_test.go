@@ -3,6 +3,7 @@ package pgfts
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -171,5 +172,38 @@ func TestConnectErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, StatePath)); !os.IsNotExist(err) {
 		t.Fatalf("a failed connect wrote %s", StatePath)
+	}
+}
+
+// TestHugeSectionIndexed: a page under the page-size cap whose one section
+// holds some 130,000 distinct words needs a tsvector over PostgreSQL's
+// 1 MiB limit; the server refused it and with it the whole refresh, so one
+// hostile page stopped every recall of the wiki (exit 2). The section now
+// keeps its first terms up to the limit: the refresh succeeds, the rest of
+// the wiki is searchable, and so is the page by a word near its top.
+func TestHugeSectionIndexed(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	root := project(t)
+	var b strings.Builder
+	b.WriteString("# Huge\n\nzeppelinword opens the page.\n")
+	for i := 0; b.Len() < 900<<10; i++ {
+		fmt.Fprintf(&b, "w%dx ", i)
+		if i%20 == 19 {
+			b.WriteString("\n")
+		}
+	}
+	writeFile(t, root, "wiki/concepts/huge.md", b.String())
+	ix, st, _ := open(t, root, dsn)
+	if st.Added != 5 {
+		t.Fatalf("build: %+v", st)
+	}
+	for q, want := range map[string]string{"zeppelinword": "wiki/concepts/huge.md", "retry_budget": "wiki/standards/retries.md"} {
+		hits, err := ix.Search(context.Background(), q, fts.Filter{}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 || hits[0].Path != want {
+			t.Errorf("%q: %v, want %s first", q, paths(hits), want)
+		}
 	}
 }
