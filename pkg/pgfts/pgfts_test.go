@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,5 +206,29 @@ func TestHugeSectionIndexed(t *testing.T) {
 		if len(hits) == 0 || hits[0].Path != want {
 			t.Errorf("%q: %v, want %s first", q, paths(hits), want)
 		}
+	}
+}
+
+// TestLongPathSkipped: a page whose path is longer than a btree entry may
+// be (13 directories of 240 random letters, a path of 3,154 bytes) made
+// the server refuse the whole refresh, so every recall of the
+// wiki failed. The listing now skips it with a diagnostic, as it skips a
+// page over the size cap, and the rest of the wiki is indexed.
+func TestLongPathSkipped(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	root := project(t)
+	r := rand.New(rand.NewPCG(13, 240))
+	var parts []string
+	for range 13 {
+		b := make([]byte, 240)
+		for j := range b {
+			b[j] = "abcdefghijklmnopqrstuvwxyz0123456789"[r.IntN(36)]
+		}
+		parts = append(parts, string(b))
+	}
+	writeFile(t, root, "wiki/concepts/"+strings.Join(parts, "/")+"/deep.md", "# Deep\n\nretry budget deep page\n")
+	_, st, diags := open(t, root, dsn)
+	if st.Added != 4 || !strings.Contains(strings.Join(diags, "\n"), "/deep.md: a path of 3154 bytes, over the 1024-byte cap; skipped") {
+		t.Fatalf("build %+v, diagnostics %q", st, diags)
 	}
 }

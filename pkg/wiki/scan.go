@@ -19,6 +19,13 @@ import (
 // DefaultMaxFileBytes is the size above which a page is skipped (SPEC §4).
 const DefaultMaxFileBytes = 1 << 20
 
+// MaxPathBytes caps a page's path as records spell it (pkg/pathenc): a
+// longer one is skipped with a diagnostic. No wiki needs such a name, and
+// an index must be able to key every page by its path (a PostgreSQL btree
+// entry is at most 2,704 bytes: one page named past it made the server
+// refuse every refresh of the wiki).
+const MaxPathBytes = 1024
+
 // PrinciplesPath is the project's principles file; it is recalled with the
 // wiki because it is operator text (SPEC §10 trust rules).
 const PrinciplesPath = ".guild/principles.md"
@@ -44,8 +51,8 @@ type File struct {
 
 // List finds the wiki pages under root: every *.md file below wiki/ plus
 // .guild/principles.md. Hidden names are skipped; symlinks are never
-// followed; non-regular files and files over maxBytes are reported as
-// diagnostics, never silently dropped. The result is sorted by path.
+// followed; non-regular files, files over maxBytes and paths over
+// MaxPathBytes are reported as diagnostics, never silently dropped. The result is sorted by path.
 func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
@@ -65,6 +72,8 @@ func List(root string, maxBytes int64) ([]File, []Diagnostic, error) {
 			diags = append(diags, Diagnostic{Path: rel, Message: "not a regular file; skipped", Skipped: true})
 		case info.size > maxBytes:
 			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("%d bytes, over the %d-byte cap; skipped", info.size, maxBytes), Skipped: true})
+		case len(rel) > MaxPathBytes:
+			diags = append(diags, Diagnostic{Path: rel, Message: fmt.Sprintf("a path of %d bytes, over the %d-byte cap; skipped", len(rel), MaxPathBytes), Skipped: true})
 		default:
 			files = append(files, File{Path: rel, Size: info.size, ModTime: info.mtime, ChangeTime: info.ctime, Inode: info.ino})
 		}
