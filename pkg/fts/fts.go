@@ -61,7 +61,8 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 // (9: heading path terms counted twice.)
 // (10: frontmatter values and keys redacted where they are read, pkg/wiki:
 // an index written before may hold one in a page's stored metadata.)
-const schemaVersion = "guild-wiki-fts-10"
+// (11: the index records the file it was built in, checkFileID.)
+const schemaVersion = "guild-wiki-fts-11"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file
@@ -357,6 +358,10 @@ func (ix *Index) open(ctx context.Context) error {
 		db.Close()
 		return fmt.Errorf("index schema %q, want %q", v, schemaVersion)
 	}
+	if err := checkFileID(ctx, db, ix.path); err != nil {
+		db.Close()
+		return err
+	}
 	ix.db = db
 	ix.fi, _ = os.Stat(ix.path)
 	return nil
@@ -407,7 +412,7 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 		db.Close()
 		return fmt.Errorf("create index: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema', ?)`, schemaVersion); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES('schema', ?), ('file', ?)`, schemaVersion, fileID(tmpPath)); err != nil {
 		tx.Rollback()
 		db.Close()
 		return err
@@ -433,6 +438,25 @@ func (ix *Index) rebuild(ctx context.Context, opt Options) error {
 	}
 	ok = true
 	return ix.open(ctx)
+}
+
+// checkFileID refuses an index that was not built in the file it is read
+// from. An index is only ever written in place or built in a temporary
+// file renamed over it, so its file keeps the inode it was built with; a
+// copy (a wiki.sqlite committed to the repository, or unpacked with it)
+// has another. Such an index is a hostile tree's if anyone's: its rows
+// carry a page's hash with text and provenance that need not be the
+// page's (a refresh keeps the rows of a page whose hash is unchanged), so
+// it is rebuilt from the wiki, never read.
+func checkFileID(ctx context.Context, q reader, path string) error {
+	var stored string
+	if err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='file'`).Scan(&stored); err != nil {
+		return fmt.Errorf("unreadable index: no file identity: %v", err)
+	}
+	if id := fileID(path); stored != "" && id != "" && id != stored {
+		return errors.New("index built in another file (copied, or shipped with the tree)")
+	}
+	return nil
 }
 
 func isCorrupt(err error) bool {

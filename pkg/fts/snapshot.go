@@ -60,6 +60,9 @@ func OpenSnapshot(ctx context.Context, root string) (*Snapshot, error) {
 	if v != schemaVersion {
 		return fail(fmt.Errorf("index schema %q", v))
 	}
+	if err := checkFileID(ctx, ix.conn, path); err != nil {
+		return fail(err)
+	}
 	digest, pages, ok, err := ix.listing(ctx)
 	if err != nil {
 		return fail(err)
