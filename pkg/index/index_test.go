@@ -118,9 +118,9 @@ func TestPatternMayHold(t *testing.T) {
 		"bar.baz": true,
 		// the matcher's boundary rules: "oo" does not start a word in "foo"
 		"oo-bar": false, "the.mod": false, "line.foo": false, "--mod": false, "-bar": true,
-		// the separator after a word is kept, the one before it is not:
-		// a run of the file ends with "-", "bar" starts a word
-		"-mod": true,
+		// the run before a word is the run after the word before it on
+		// its line: "mod" opens its line, "-" ends the run before "bar"
+		"-mod": false, " mod": false, "\nmod": true, " line": true, ".baz": true, "-baz": false,
 		// "readme" ends its line: no run after it starts with "."
 		"readme.": false, "readme,": false, "foo-": true,
 		"the.go": false, "the go": true, " go": true, ".": true, "-.": false, "(": false}

@@ -132,4 +132,12 @@ func TestPatternsNeverMissAMatch(t *testing.T) {
 	if i := slices.Index(terms, "1.5"); may[i] > 2*holds[i] {
 		t.Errorf("\"1.5\" may be held by %d files, %d hold it: the separators are not checked", may[i], holds[i])
 	}
+	// A term opening with a separator is decided by the run before its
+	// first word, which the occurrence before it tells; only a line's
+	// first word leaves it open.
+	for _, term := range []string{"-1", ".5", "_test", "\"%s\"", "(x)"} {
+		if i := slices.Index(terms, term); may[i] > holds[i]+holds[i]/4+2 {
+			t.Errorf("%q may be held by %d files, %d hold it: the run before its first word is not checked", term, may[i], holds[i])
+		}
+	}
 }

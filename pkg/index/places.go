@@ -1,6 +1,9 @@
 package index
 
-import "slices"
+import (
+	"bytes"
+	"slices"
+)
 
 // Spelling names the matches of a pattern: the term they are reported as,
 // and the spelling's place among a matcher's spellings (its terms, then
@@ -11,9 +14,10 @@ type Spelling struct{ Term, Rank int }
 // Places appends to buf every match in f of the patterns' terms, as a scan
 // of its bytes finds them: the matches of pattern pi are of spelling
 // sp[pi]. It reports false when f may hold a pattern's term that its
-// entry cannot place (one that opens or closes with a separator, is made
-// of separators alone or may be anywhere): only the file's bytes tell
-// those, and the caller reads it. The hits are not in a scan's order
+// entry cannot place (one that closes with a separator, is made of
+// separators alone or may be anywhere, or one that opens with a
+// separator where the run before its first word is unknown: placeLead):
+// only the file's bytes tell those, and the caller reads it. The hits are not in a scan's order
 // (MergeHits).
 func (c *Cands) Places(f *File, sp []Spelling, buf []Hit) ([]Hit, bool) {
 	if !c.May(f.entry) {
@@ -21,7 +25,21 @@ func (c *Cands) Places(f *File, sp []Spelling, buf []Hit) ([]Hit, bool) {
 	}
 	var seps *sepRuns
 	for pi, p := range c.pats {
-		if p.sep != "" || p.any || p.lead != "" || p.trail != "" {
+		if p.lead != "" && p.trail == "" && p.sep == "" && !p.any {
+			runs := c.wordsAt(f, pi)
+			if runs == nil {
+				continue
+			}
+			if seps == nil {
+				seps = f.sepRuns(c.keys)
+			}
+			var ok bool
+			if buf, ok = f.placeLead(p, runs, seps, sp[pi], buf); !ok {
+				return buf, false
+			}
+			continue
+		}
+		if p.sep != "" || p.any || p.trail != "" {
 			var h Held
 			if h, seps = c.heldOne(f, pi, seps); h != HeldNo {
 				return buf, false
@@ -174,4 +192,156 @@ func MergeHits(hits, placed []Hit) []Hit {
 		}
 	}
 	return append(append(out, hits...), placed...)
+}
+
+// placeLead appends to buf a Hit of spelling s for each match in f of p,
+// a pattern that opens with a separator and does not close with one: a
+// chain of its runs (chains) whose first word the run before ends with
+// the separator (leadBefore). It reports false when that run is unknown
+// for a chain (a line's first word), and the caller reads the file.
+func (f *File) placeLead(p Pattern, runs [][]wordAt, seps *sepRuns, s Spelling, buf []Hit) ([]Hit, bool) {
+	if !f.join(p, runs, seps, false) {
+		return buf, true
+	}
+	var starts []Occ
+	var hits []Hit
+	f.chains(p, runs, seps, func(first Occ, h Hit) {
+		starts, hits = append(starts, first), append(hits, h)
+	})
+	for i, held := range f.leadBefore(p.lead, starts) {
+		switch held {
+		case HeldMaybe:
+			return buf, false
+		case HeldYes:
+			h := hits[i]
+			h.Col -= int32(len(p.lead))
+			h.Term, h.rank = s.Term, int32(s.Rank)+1
+			buf = append(buf, h)
+		}
+	}
+	return buf, true
+}
+
+// chains calls fn with the first run's occurrence and the Hit (without
+// its term) of every chain of p's runs in f that is a match but for p's
+// leading separator: join's exact chains, every one of them, the last
+// word followed by p's trailing separator when it has one. The Hit's Col
+// is where the first run starts.
+func (f *File) chains(p Pattern, runs [][]wordAt, seps *sepRuns, fn func(first Occ, h Hit)) {
+	last := len(p.runs) - 1
+	gap := make([]int32, len(p.gaps))
+	for i, g := range p.gaps {
+		if gap[i] = seps.number(g); gap[i] == 0 {
+			return
+		}
+	}
+	trailOK := func(o Occ) bool { return p.trail == "" || f.sepStarts(o.Sep, p.trail) }
+	at := make([]map[uint64]placedWord, last)
+	var occs []Occ
+	for i := 1; i <= last; i++ {
+		at[i-1] = map[uint64]placedWord{}
+		for _, w := range runs[i] {
+			if i == last && !w.ok {
+				continue
+			}
+			occs = DecodeOccs(f.List(w.k), occs[:0])
+			for _, o := range occs {
+				if i < last || trailOK(o) {
+					at[i-1][placeKey(o.Line, o.Col)] = placedWord{o, w.n}
+				}
+			}
+		}
+		if len(at[i-1]) == 0 {
+			return
+		}
+	}
+	for _, w := range runs[0] {
+		if !w.ok {
+			continue
+		}
+		occs = DecodeOccs(f.List(w.k), occs[:0])
+		for _, o := range occs {
+			if last == 0 && !trailOK(o) {
+				continue
+			}
+			if h, ok := p.chain(o, w.n, gap, at); ok {
+				h.Col = o.Col // the first run starts its word
+				fn(o, h)
+			}
+		}
+	}
+}
+
+// leadBefore tells, for each occurrence of a word in starts, whether the
+// separator run before it on its line ends with lead. That run is the
+// run after the word before it (Occ.Sep), found by following every
+// occurrence of the file's words to the place its run leads to; a line's
+// first word has no word before it, and the run before it is the line's
+// leading run, as many bytes as its column, which the entry does not
+// keep: the file's runs of that length tell when all or none of them end
+// with lead, and it is HeldMaybe otherwise.
+func (f *File) leadBefore(lead string, starts []Occ) []Held {
+	out := make([]Held, len(starts))
+	if len(starts) == 0 {
+		return out
+	}
+	// The runs' lengths and whether each ends with lead, by number - 1.
+	var runLen []int32
+	var runEnds []bool
+	eachWord(f.Seps, func(r []byte) {
+		runLen = append(runLen, int32(len(r)))
+		runEnds = append(runEnds, bytes.HasSuffix(r, []byte(lead)))
+	})
+	pending := make(map[uint64]int, len(starts))
+	lines := map[int32]bool{}
+	for i, o := range starts {
+		if int(o.Col) < len(lead) {
+			continue // HeldNo: too few bytes before it on its line
+		}
+		out[i] = HeldMaybe
+		pending[placeKey(o.Line, o.Col)] = i
+		lines[o.Line] = true
+	}
+	if len(pending) == 0 {
+		return out
+	}
+	found := make([]bool, len(starts))
+	var occs []Occ
+	k := 0
+	eachWord(f.Text, func(w []byte) {
+		occs = DecodeOccs(f.List(k), occs[:0])
+		k++
+		for _, o := range occs {
+			if o.Sep == 0 || int(o.Sep) > len(runLen) || !lines[o.Line] {
+				continue
+			}
+			i, ok := pending[placeKey(o.Line, o.Col+int32(len(w))+runLen[o.Sep-1])]
+			if !ok {
+				continue
+			}
+			found[i] = true
+			out[i] = HeldNo
+			if runEnds[o.Sep-1] {
+				out[i] = HeldYes
+			}
+		}
+	})
+	for i, o := range starts {
+		if out[i] != HeldMaybe || found[i] {
+			continue
+		}
+		yes, no := false, false
+		for n, l := range runLen {
+			if l == o.Col {
+				yes, no = yes || runEnds[n], no || !runEnds[n]
+			}
+		}
+		switch {
+		case yes && !no:
+			out[i] = HeldYes
+		case no && !yes:
+			out[i] = HeldNo
+		}
+	}
+	return out
 }

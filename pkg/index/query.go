@@ -307,10 +307,21 @@ func (f *File) held(p Pattern, runs [][]wordAt, seps *sepRuns) Held {
 		}
 		return HeldNo
 	case p.lead != "":
-		if f.join(p, runs, seps, false) {
-			return HeldMaybe
+		if !f.join(p, runs, seps, false) {
+			return HeldNo
 		}
-		return HeldNo
+		var starts []Occ
+		f.chains(p, runs, seps, func(first Occ, _ Hit) { starts = append(starts, first) })
+		held := HeldNo
+		for _, h := range f.leadBefore(p.lead, starts) {
+			if h == HeldYes {
+				return HeldYes
+			}
+			if h == HeldMaybe {
+				held = HeldMaybe
+			}
+		}
+		return held
 	case f.join(p, runs, seps, true):
 		return HeldYes
 	}
