@@ -766,12 +766,16 @@ func (p Pattern) wordsFor(i int, fold, text []byte) []wordAt {
 	return p.roleWords(i, lines, fold, text)
 }
 
-// roleWords is wordsFor of lines, the words of fold that hold run i.
+// roleWords is wordsFor of lines, the words of fold that hold run i and
+// in which the term may start (end) when i is its first (last) run: a
+// word the matcher's rules do not let the term start or end in (wordOK:
+// "n" of `}\n` in "nil") is no place of it, and a run that ends the term,
+// such as that "n", is held by a large part of the dictionary's words.
 func (p Pattern) roleWords(i int, lines []lineAt, fold, text []byte) []wordAt {
 	var out []wordAt
 	for _, l := range lines {
-		if w := fold[l.at : l.at+int(l.n)]; p.role(i, w) {
-			out = append(out, wordAt{l.id, l.n, p.wordOK(i, text[l.at:l.at+int(l.n)])})
+		if w := fold[l.at : l.at+int(l.n)]; p.role(i, w) && p.wordOK(i, text[l.at:l.at+int(l.n)]) {
+			out = append(out, wordAt{l.id, l.n, true})
 		}
 	}
 	return out

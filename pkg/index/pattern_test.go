@@ -11,8 +11,8 @@ import (
 	"github.com/rtch/rtch/pkg/match"
 )
 
-// TestWordsForAsEachWord compares wordsFor with asking role of every word
-// of the text in turn, on texts of short and very long words made of few
+// TestWordsForAsEachWord compares wordsFor with asking role and wordOK of
+// every word of the text in turn, on texts of short and very long words made of few
 // letters (so runs match many times inside one word), for runs that must
 // be whole words, starts, ends or anywhere.
 func TestWordsForAsEachWord(t *testing.T) {
@@ -46,7 +46,7 @@ func TestWordsForAsEachWord(t *testing.T) {
 				var wantIDs []int
 				var wantLens []int32
 				for k, w := range words {
-					if p.role(i, []byte(w)) {
+					if p.role(i, []byte(w)) && p.wordOK(i, []byte(w)) {
 						wantIDs, wantLens = append(wantIDs, k), append(wantLens, int32(len(w)))
 					}
 				}

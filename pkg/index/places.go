@@ -293,39 +293,59 @@ func (f *File) leadBefore(lead string, starts []Occ) []Held {
 		runEnds = append(runEnds, bytes.HasSuffix(r, []byte(lead)))
 	})
 	pending := make(map[uint64]int, len(starts))
-	lines := map[int32]bool{}
+	var lastLine int32
 	for i, o := range starts {
 		if int(o.Col) < len(lead) {
 			continue // HeldNo: too few bytes before it on its line
 		}
 		out[i] = HeldMaybe
 		pending[placeKey(o.Line, o.Col)] = i
-		lines[o.Line] = true
+		lastLine = max(lastLine, o.Line)
 	}
 	if len(pending) == 0 {
 		return out
 	}
+	onLine := make([]bool, lastLine+1)
+	for i, o := range starts {
+		if out[i] == HeldMaybe {
+			onLine[o.Line] = true
+		}
+	}
+	// Every occurrence is followed to where its run leads, until each
+	// start has been reached (a word's list is in line order, so it is
+	// left at the last line with a start).
 	found := make([]bool, len(starts))
-	var occs []Occ
-	k := 0
-	eachWord(f.Text, func(w []byte) {
-		occs = DecodeOccs(f.List(k), occs[:0])
-		k++
-		for _, o := range occs {
-			if o.Sep == 0 || int(o.Sep) > len(runLen) || !lines[o.Line] {
+	left := len(pending)
+	text := f.Text
+	for k := 0; k < f.nword && left > 0; k++ {
+		n := bytes.IndexByte(text, '\n')
+		if n < 0 {
+			n = len(text)
+		}
+		text = text[min(n+1, len(text)):]
+		d := decoder{b: f.List(k)}
+		line := int32(0)
+		for len(d.b) > 0 && d.err == nil {
+			line += int32(d.uv())
+			col := int32(d.uv() >> 1)
+			sep := int32(d.uv())
+			if line > lastLine {
+				break
+			}
+			if sep == 0 || int(sep) > len(runLen) || !onLine[line] {
 				continue
 			}
-			i, ok := pending[placeKey(o.Line, o.Col+int32(len(w))+runLen[o.Sep-1])]
-			if !ok {
+			i, ok := pending[placeKey(line, col+int32(n)+runLen[sep-1])]
+			if !ok || found[i] {
 				continue
 			}
-			found[i] = true
+			found[i], left = true, left-1
 			out[i] = HeldNo
-			if runEnds[o.Sep-1] {
+			if runEnds[sep-1] {
 				out[i] = HeldYes
 			}
 		}
-	})
+	}
 	for i, o := range starts {
 		if out[i] != HeldMaybe || found[i] {
 			continue
