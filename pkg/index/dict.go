@@ -544,7 +544,6 @@ func (g rowWords) of(row int) []runWord {
 
 type runWord struct {
 	row, k, n int32 // n: the word's length
-	ok        bool  // the term may start or end in it (Pattern.wordOK)
 }
 
 // Candidates finds the entries that may hold one of the patterns. It
@@ -677,16 +676,16 @@ func (p Pattern) runKey(i int) runKey {
 	return runKey{p.runs[i], p.starts[i], p.ends[i], i == 0, i == len(p.runs)-1}
 }
 
-// runWords are the entries' words that can hold run i of p, by row, each
-// with whether the matcher's boundary rules let the term start or end in
-// it (Pattern.wordOK, on the dictionary's own spelling), of lines, the
-// dictionary's words that hold the run; scratch holds the words until
-// byRow copies them by row.
+// runWords are the entries' words that can hold run i of p, by row, of
+// lines, the dictionary's words that hold the run (and that the matcher's
+// boundary rules let the term start or end in, on the dictionary's own
+// spelling: roleWords); scratch holds the words until byRow copies them
+// by row.
 func runWords(d *dictionary, p Pattern, i int, lines []lineAt, rows int, scratch *[]runWord) rowWords {
 	ws := (*scratch)[:0]
 	for _, w := range p.roleWords(i, lines, d.foldedText(), d.text) {
 		eachPosting(d.list(w.k), func(row, k int) {
-			ws = append(ws, runWord{int32(row), int32(k), w.n, w.ok})
+			ws = append(ws, runWord{int32(row), int32(k), w.n})
 		})
 	}
 	*scratch = ws
@@ -754,10 +753,10 @@ func foldASCII8(w uint64) uint64 {
 	return w | upper>>2
 }
 
-// wordsFor is the words of a folded word text that can hold run i, in
-// order: their numbers, lengths and whether the term may start or end in
-// them by the matcher's rules (wordOK), asked of text, the same words in
-// their own case.
+// wordsFor is the words of a folded word text that can hold run i and
+// that the matcher's rules let the term start or end in (wordOK, asked of
+// text, the same words in their own case), in order: their numbers and
+// lengths.
 func (p Pattern) wordsFor(i int, fold, text []byte) []wordAt {
 	var lines []lineAt
 	linesWith(fold, []byte(p.runs[i]), func(id, at int, w []byte) {
@@ -775,7 +774,7 @@ func (p Pattern) roleWords(i int, lines []lineAt, fold, text []byte) []wordAt {
 	var out []wordAt
 	for _, l := range lines {
 		if w := fold[l.at : l.at+int(l.n)]; p.role(i, w) && p.wordOK(i, text[l.at:l.at+int(l.n)]) {
-			out = append(out, wordAt{l.id, l.n, true})
+			out = append(out, wordAt{l.id, l.n})
 		}
 	}
 	return out

@@ -72,7 +72,7 @@ func (c *Cands) wordsAt(f *File, pi int) [][]wordAt {
 		ws := g.of(f.entry)
 		runs[i] = make([]wordAt, len(ws))
 		for j, w := range ws {
-			runs[i][j] = wordAt{int(w.k), w.n, w.ok}
+			runs[i][j] = wordAt{int(w.k), w.n}
 		}
 	}
 	return runs
@@ -126,9 +126,6 @@ func (f *File) place(p Pattern, runs [][]wordAt, seps *sepRuns, s Spelling, buf 
 	for i := 1; i <= last; i++ {
 		at[i-1] = map[uint64]placedWord{}
 		for _, w := range runs[i] {
-			if i == last && !w.ok {
-				continue
-			}
 			occs = DecodeOccs(f.List(w.k), occs[:0])
 			for _, o := range occs {
 				at[i-1][placeKey(o.Line, o.Col)] = placedWord{o, w.n}
@@ -139,9 +136,6 @@ func (f *File) place(p Pattern, runs [][]wordAt, seps *sepRuns, s Spelling, buf 
 		}
 	}
 	for _, w := range runs[0] {
-		if !w.ok {
-			continue
-		}
 		occs = DecodeOccs(f.List(w.k), occs[:0])
 		for _, o := range occs {
 			if h, ok := p.chain(o, w.n, gap, at); ok {
@@ -241,9 +235,6 @@ func (f *File) chains(p Pattern, runs [][]wordAt, seps *sepRuns, fn func(first O
 	for i := 1; i <= last; i++ {
 		at[i-1] = map[uint64]placedWord{}
 		for _, w := range runs[i] {
-			if i == last && !w.ok {
-				continue
-			}
 			occs = DecodeOccs(f.List(w.k), occs[:0])
 			for _, o := range occs {
 				if i < last || trailOK(o) {
@@ -256,9 +247,6 @@ func (f *File) chains(p Pattern, runs [][]wordAt, seps *sepRuns, fn func(first O
 		}
 	}
 	for _, w := range runs[0] {
-		if !w.ok {
-			continue
-		}
 		occs = DecodeOccs(f.List(w.k), occs[:0])
 		for _, o := range occs {
 			if last == 0 && !trailOK(o) {

@@ -340,20 +340,20 @@ func (p Pattern) wordOK(i int, w []byte) bool {
 	return i < len(p.runs)-1 || p.ends[i] || match.EndsWord(w, len(r))
 }
 
-// wordAt is word k of an entry, n bytes long; ok when the term may start
-// or end in it (Pattern.wordOK).
+// wordAt is word k of an entry, n bytes long, one the term may start or
+// end in where it holds the term's first or last run (Pattern.wordOK:
+// wordsFor keeps no other).
 type wordAt struct {
-	k  int
-	n  int32
-	ok bool
+	k int
+	n int32
 }
 
 // join reports whether the words that can hold each run (runs[i], word
 // numbers ascending) occur in order on one line, each but the last
-// followed by the pattern's separator to the next. exact also asks that
-// the term may start in the first word and end in the last (wordOK) and
-// that the run after the last starts with the trailing separator: then a
-// chain is a match.
+// followed by the pattern's separator to the next (the words are those
+// the term may start and end in: wordsFor). exact also asks that the run
+// after the last starts with the trailing separator: then a chain is a
+// match.
 func (f *File) join(p Pattern, runs [][]wordAt, seps *sepRuns, exact bool) bool {
 	for _, ws := range runs {
 		if len(ws) == 0 {
@@ -377,9 +377,6 @@ func (f *File) join(p Pattern, runs [][]wordAt, seps *sepRuns, exact bool) bool 
 	for i := range p.runs {
 		next = next[:0]
 		for _, w := range runs[i] {
-			if exact && (i == 0 || i == last) && !w.ok {
-				continue
-			}
 			if i == last && i == 0 && !(exact && p.trail != "") {
 				return true
 			}
