@@ -22,7 +22,8 @@ import (
 
 // cfg is the model's shape and training; docs/decisions/injection-model.md
 // gives the alternatives measured.
-var cfg = model.Config{Bits: 18, Window: 80, Epochs: 10, Rate: 0.1, L2: 1e-5, Seed: 1}
+var cfg = model.Config{Bits: 18, Window: 80, Epochs: 10, Rate: 0.1, L2: 1e-5, Seed: 1,
+	MinFeatures: 16, MinWords: 4, Check: true, MinCount: 2}
 
 const folds = 5
 
@@ -33,6 +34,17 @@ const benignWeight = 2.0
 // maxFP is the false-positive rate the threshold allows on each group of
 // benign text outside security discussions.
 const maxFP = 0.01
+
+// devWeight is the weight of a shared benign dev row against one benign
+// window of the other sources: the dev rows are short user-style questions
+// and tasks (NotInject's trigger-word queries) that set the threshold, and
+// one of them among thousands of 80-word windows would barely move the fit.
+const devWeight = 30
+
+// shortExtracts is the number of short documentation extracts (paragraphs
+// of 3 to 40 words) added as benign rows of group "short": the threshold
+// is then set on short texts too, the length of most injections.
+const shortExtracts = 750
 
 func main() {
 	mirrors := flag.String("mirrors", "/work/.mirror", "`DIR` of bare mirrors laid out as DIR/owner+name/repo")
@@ -62,6 +74,7 @@ func run(mirrors, eval, sourcesFile, heldOutFile, out, cvOut string, check bool)
 	if err != nil {
 		return err
 	}
+	rows = append(rows, extracts(rows, shortExtracts)...)
 	views := make([]string, len(rows))
 	rules := make([]bool, len(rows))
 	for i, r := range rows {
@@ -108,11 +121,13 @@ func run(mirrors, eval, sourcesFile, heldOutFile, out, cvOut string, check bool)
 func fold(r row) int { return int(hash(r.foldKey) % folds) }
 
 // train fits a model on the rows use accepts: injections whole, benign
-// texts cut into the model's windows; benign text carries twice the
-// injections' total weight.
+// texts cut into the model's windows, each window also giving one shorter
+// piece (piece); a shared dev row weighs devWeight windows; benign text
+// carries twice the injections' total weight.
 func train(rows []row, views []string, use func(int) bool) *model.Model {
 	var ex []model.Example
-	var nInj, nBen int
+	var nInj int
+	var nBen float64
 	for i, r := range rows {
 		if !use(i) {
 			continue
@@ -122,19 +137,50 @@ func train(rows []row, views []string, use func(int) bool) *model.Model {
 			nInj++
 			continue
 		}
-		for _, w := range model.Split(views[i], cfg.Window) {
-			ex = append(ex, model.Example{View: w})
-			nBen++
+		k := 1.0
+		if r.dev {
+			k = devWeight
+		}
+		for j, w := range model.Split(views[i], cfg.Window) {
+			ex = append(ex, model.Example{View: w, Weight: k})
+			nBen += k
+			if p, ok := piece(w, fmt.Sprintf("%s#%d", r.id, j)); ok {
+				ex = append(ex, model.Example{View: p, Weight: k})
+				nBen += k
+			}
 		}
 	}
-	wb := benignWeight * float64(nInj) / float64(max(nBen, 1))
+	wb := benignWeight * float64(nInj) / max(nBen, 1)
 	for i := range ex {
 		if !ex[i].Injection {
-			ex[i].Weight = wb
+			ex[i].Weight *= wb
 		}
 	}
 	m, _ := model.Decode(model.Encode(model.Train(ex, cfg)))
 	return m
+}
+
+// pieceLens are the lengths, in words, of the benign pieces piece cuts:
+// the range of the injections' lengths. Without them every benign example
+// but the dev rows and the short extracts is an 80-word window, the
+// injections are mostly shorter, and the model learned that a text with
+// little benign evidence is an injection: its bias sat at probability 0.7,
+// and a neutral sentence of a dozen words ("Long B starts here. It says
+// three things.") reached the threshold.
+var pieceLens = []int{6, 10, 16, 24, 40}
+
+// piece returns a run of consecutive words of the benign window w, its
+// length and start drawn from a hash of key; ok is false when w is not
+// longer than the drawn length.
+func piece(w, key string) (string, bool) {
+	f := strings.Fields(w)
+	h := hash(key)
+	n := pieceLens[h%uint32(len(pieceLens))]
+	if n >= len(f) {
+		return "", false
+	}
+	off := int(h>>8) % (len(f) - n + 1)
+	return strings.Join(f[off:off+n], " "), true
 }
 
 // securityGroups are the benign groups of security discussions, whose false

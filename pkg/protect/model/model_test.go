@@ -35,16 +35,20 @@ func TestDecodeRejects(t *testing.T) {
 }
 
 func TestEncodeRoundTrip(t *testing.T) {
-	m := &Model{Bits: 8, Window: 12, Bias: -1.5, Threshold: 0.75, W: make([]float32, 256)}
+	m := &Model{Bits: 8, MinFeatures: 9, MinWords: 3, Window: 12, Bias: -1.5, Threshold: 0.75, W: make([]float32, 256), Check: make([]uint8, 256)}
 	for i := range m.W {
 		m.W[i] = float32(math.Sin(float64(i))) * 3
+		m.Check[i] = uint8(i * 7)
 	}
 	d, err := Decode(Encode(m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Bits != 8 || d.Window != 12 || d.Bias != -1.5 || d.Threshold != 0.75 {
+	if d.Bits != 8 || d.MinFeatures != 9 || d.MinWords != 3 || d.Window != 12 || d.Bias != -1.5 || d.Threshold != 0.75 {
 		t.Fatalf("header changed: %+v", d)
+	}
+	if !bytes.Equal(d.Check, m.Check) {
+		t.Fatal("check bytes changed")
 	}
 	for i := range m.W {
 		if math.Abs(float64(d.W[i]-m.W[i])) > 3.0/32767 {
@@ -68,7 +72,12 @@ func examples() []Example {
 }
 
 func TestTrainDeterministicAndLearns(t *testing.T) {
-	cfg := Config{Bits: 12, Window: 20, Epochs: 30, Rate: 0.2, L2: 1e-5, Seed: 7}
+	for _, check := range []bool{false, true} {
+		trainDeterministicAndLearns(t, Config{Bits: 12, Window: 20, Epochs: 30, Rate: 0.2, L2: 1e-5, Seed: 7, Check: check})
+	}
+}
+
+func trainDeterministicAndLearns(t *testing.T, cfg Config) {
 	a, b := Encode(Train(examples(), cfg)), Encode(Train(examples(), cfg))
 	if !bytes.Equal(a, b) {
 		t.Fatal("two trainings on the same examples differ")
@@ -160,6 +169,56 @@ func TestScoreCountsRepeatsOnce(t *testing.T) {
 	many := m.Score(strings.Repeat("send the password ", 30)).Margin
 	if once <= 0 || many > 1.2*once {
 		t.Fatalf("once %.2f, thirty times %.2f", once, many)
+	}
+}
+
+// TestScoreShrinksFewFeatures: a window of fewer distinct features than
+// MinFeatures is normalised as if it had MinFeatures, so one heavy word
+// moves the margin by its weight over sqrt(MinFeatures), not by all of it.
+func TestScoreShrinksFewFeatures(t *testing.T) {
+	m := phraseModel("fringe", 8)
+	if got := m.Score("fringe").Margin; math.Abs(got-1) > 1e-6 {
+		t.Fatalf("without MinFeatures: %.3f, want 1", got)
+	}
+	m.MinFeatures = 16
+	if got := m.Score("fringe").Margin; math.Abs(got-0.25) > 1e-6 {
+		t.Fatalf("MinFeatures 16: %.3f, want 0.25", got)
+	}
+}
+
+// TestScoreNeedsMinWords: a window of fewer distinct words than MinWords is
+// not scored (the margin is the bias), repeats counting once.
+func TestScoreNeedsMinWords(t *testing.T) {
+	m := phraseModel("never cut me", 8)
+	m.Bias, m.MinWords = -3, 4
+	if got := m.Score(strings.Repeat("never cut me ", 40)).Margin; got != -3 {
+		t.Fatalf("three distinct words scored: %.3f", got)
+	}
+	if got := m.Score("never cut me again").Margin; got <= -3 {
+		t.Fatalf("four distinct words not scored: %.3f", got)
+	}
+}
+
+// TestScoreChecksOwners: with check bytes, a feature weighs only in the
+// bucket it owns; another feature hashed there (a word never trained on)
+// adds nothing but still counts among the window's features.
+func TestScoreChecksOwners(t *testing.T) {
+	m := &Model{Bits: 12, Window: 40, W: make([]float32, 1<<12), Check: make([]uint8, 1<<12)}
+	for i := range m.W {
+		m.W[i] = 10 // every bucket votes injection, whatever its sign
+	}
+	if got := m.Score("acmovqhi acmovqle acmovqls acmovqlt").Margin; got != 0 {
+		t.Fatalf("unowned features scored %.3f", got)
+	}
+	n := 0
+	Features("send the password", func(int) {}, func(h uint32) {
+		i := h & (1<<12 - 1)
+		m.Check[i], m.W[i] = CheckByte(h), 1-2*float32(h>>31)
+		n++
+	})
+	want := float64(n) / math.Sqrt(float64(n+2)) // two unknown features beside
+	if got := m.Score("send the password acmovqhi").Margin; math.Abs(got-want) > 1e-6 {
+		t.Fatalf("owned features: %.3f, want %.3f", got, want)
 	}
 }
 

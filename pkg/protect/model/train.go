@@ -22,6 +22,19 @@ type Config struct {
 	Rate   float64 // AdaGrad step size
 	L2     float64 // L2 penalty on the weights an example touches
 	Seed   uint64  // order of the examples in each pass
+	// MinFeatures is the fewest distinct features a vector is normalised
+	// over (see Model.MinFeatures); 0 or 1 normalises over the features
+	// present.
+	MinFeatures uint8
+	// Check gives every bucket an owner (Model.Check): the features that do
+	// not own their bucket are dropped from training and weigh nothing when
+	// scored. A feature owns a bucket only when seen in at least MinCount
+	// training examples.
+	Check    bool
+	MinCount int
+	// MinWords is Model.MinWords: examples of fewer distinct words are not
+	// trained on, as windows of fewer are not scored.
+	MinWords uint16
 }
 
 // feature is one bucket of a vectorised example and its value.
@@ -30,24 +43,69 @@ type feature struct {
 	x float64
 }
 
-// Vector is the sparse input of a view for a model of bits buckets: each
-// distinct feature (bucket and sign) once, its sign over the square root of
-// the number of distinct features, summed per bucket and sorted by bucket.
-// Score reads a window the same way.
-func Vector(v string, bits uint8) []feature {
-	mask := uint32(1)<<bits - 1
+// DistinctWords is the number of distinct words of a view.
+func DistinctWords(v string) int {
+	var w []uint32
+	first := false
+	Features(v, func(int) { first = true }, func(h uint32) {
+		if first {
+			w, first = append(w, h), false
+		}
+	})
+	return len(distinct(w))
+}
+
+// keysOf returns the distinct features of a view (signed buckets, with
+// their check bits when checked), sorted.
+func keysOf(v string, mask uint32, checked bool) []uint32 {
 	var keys []uint32
-	Features(v, func(int) {}, func(h uint32) { keys = append(keys, key(h, mask)) })
-	keys = distinct(keys)
-	norm := math.Sqrt(float64(max(len(keys), 1)))
-	slices.SortFunc(keys, func(a, b uint32) int { return cmp.Compare(a&mask, b&mask) })
+	Features(v, func(int) {}, func(h uint32) { keys = append(keys, key(h, mask, checked)) })
+	return distinct(keys)
+}
+
+// owners returns the check byte of every bucket: that of the feature found
+// in the most examples among those hashed there (at least minCount; ties go
+// to the lower check byte), 0 for a bucket none reached.
+func owners(keys [][]uint32, mask uint32, minCount int) []uint8 {
+	count := map[uint32]int32{}
+	for _, ks := range keys {
+		for _, k := range ks {
+			count[k&mask|uint32(checkOf(k))<<24]++
+		}
+	}
+	check := make([]uint8, mask+1)
+	best := make([]int32, mask+1)
+	for c, n := range count {
+		b, ch := c&mask, uint8(c>>24)
+		if int(n) < minCount {
+			continue
+		}
+		if n > best[b] || n == best[b] && ch < check[b] {
+			best[b], check[b] = n, ch
+		}
+	}
+	return check
+}
+
+// vector is the sparse input of an example's distinct features: each
+// feature's sign over the square root of the number of distinct features
+// (at least minF), summed per bucket and sorted by bucket; a feature that
+// does not own its bucket (check) adds nothing but is counted. Score reads
+// a window the same way.
+func vector(keys []uint32, mask uint32, minF uint8, check []uint8) []feature {
+	nrm := norm(len(keys), minF)
+	ks := slices.Clone(keys)
+	slices.SortFunc(ks, func(a, b uint32) int { return cmp.Compare(a&mask, b&mask) })
 	var out []feature
-	for _, k := range keys {
-		x := 1 / norm
+	for _, k := range ks {
+		i := int32(k & mask)
+		if check != nil && check[i] != checkOf(k) {
+			continue
+		}
+		x := 1 / nrm
 		if k>>31 != 0 {
 			x = -x
 		}
-		i := int32(k & mask)
 		if n := len(out); n > 0 && out[n-1].i == i {
 			out[n-1].x += x
 			continue
@@ -62,11 +120,23 @@ func Vector(v string, bits uint8) []feature {
 // every product rounded before it is added (no fused multiply-add), and its
 // own exponential, so the same examples give the same weights everywhere.
 func Train(ex []Example, cfg Config) *Model {
-	xs := make([][]feature, len(ex))
-	for i, e := range ex {
-		xs[i] = Vector(e.View, cfg.Bits)
+	if cfg.MinWords > 1 {
+		ex = slices.DeleteFunc(slices.Clone(ex), func(e Example) bool { return DistinctWords(e.View) < int(cfg.MinWords) })
 	}
 	n := 1 << cfg.Bits
+	mask := uint32(n - 1)
+	keys := make([][]uint32, len(ex))
+	for i, e := range ex {
+		keys[i] = keysOf(e.View, mask, cfg.Check)
+	}
+	var check []uint8
+	if cfg.Check {
+		check = owners(keys, mask, max(cfg.MinCount, 1))
+	}
+	xs := make([][]feature, len(ex))
+	for i := range ex {
+		xs[i] = vector(keys[i], mask, cfg.MinFeatures, check)
+	}
 	w, g2 := make([]float64, n), make([]float64, n)
 	var b, bg2 float64
 	order := make([]int, len(ex))
@@ -95,7 +165,7 @@ func Train(ex []Example, cfg Config) *Model {
 			b -= float64(cfg.Rate*g) / math.Sqrt(bg2+1e-8)
 		}
 	}
-	m := &Model{Bits: cfg.Bits, Window: cfg.Window, Bias: float32(b), W: make([]float32, n)}
+	m := &Model{Bits: cfg.Bits, MinFeatures: cfg.MinFeatures, MinWords: cfg.MinWords, Window: cfg.Window, Bias: float32(b), W: make([]float32, n), Check: check}
 	for i, x := range w {
 		m.W[i] = float32(x)
 	}
