@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/tokens"
@@ -54,19 +55,7 @@ func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, *protec
 	// name already broken); a graph node's id is not
 	out = protect.BreakNames(out)
 	fm := c.meta.Front
-	owner := strings.ToLower(strings.TrimSpace(fm.Owner))
-	synthesized := fm.Synthesized || owner == "synthesized"
-	tier := protect.Classify(protect.Provenance{
-		Path:        c.path,
-		Category:    c.meta.Category,
-		Owner:       fm.Owner,
-		Synthesized: fm.Synthesized,
-		Confidence:  fm.Confidence,
-		SourceRefs:  len(fm.SourceRefs),
-		Reviewed:    (fm.Reviewed || owner == "reviewed") && !synthesized,
-		FromGraph:   c.fromGraph,
-		Harvested:   fm.Harvested,
-	})
+	tier := pageTier(c.path, c.meta, c.fromGraph)
 	findings := protect.Scan(c.text)
 	if len(fm.TrustClaims) > 0 {
 		// The frontmatter is not part of the chunk text the probe saw, but a
@@ -91,4 +80,23 @@ func (p *protector) protect(c chunk, prefix string) (schema.RecallChunk, *protec
 	}
 	rc.Rendered, _ = protect.WrapBudget(c.text, tier, p.opt.Settings.ChunkTokens)
 	return rc, nil
+}
+
+// pageTier is the trust tier of a page (or graph node) from its path and
+// provenance only.
+func pageTier(rel string, m fts.PageMeta, fromGraph bool) protect.Tier {
+	fm := m.Front
+	owner := strings.ToLower(strings.TrimSpace(fm.Owner))
+	synthesized := fm.Synthesized || owner == "synthesized"
+	return protect.Classify(protect.Provenance{
+		Path:        rel,
+		Category:    m.Category,
+		Owner:       fm.Owner,
+		Synthesized: fm.Synthesized,
+		Confidence:  fm.Confidence,
+		SourceRefs:  len(fm.SourceRefs),
+		Reviewed:    (fm.Reviewed || owner == "reviewed") && !synthesized,
+		FromGraph:   fromGraph,
+		Harvested:   fm.Harvested,
+	})
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/guildconfig"
+	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/wiki"
@@ -419,7 +420,12 @@ func excluded(rel string, m fts.PageMeta, opt Options, set guildconfig.Settings,
 	if t, ok := parseDate(m.Front.ExpiresAt); ok && !t.After(opt.Now) {
 		return "expired"
 	}
-	if supersededName(rel, superseded) {
+	// Operator text (the principles, the project overview and goals,
+	// reviewed standards) is retired by editing it, never by another page:
+	// any page may name any other in supersedes, and a harvested or
+	// synthesized page must not take the operator's rules out of every
+	// recall.
+	if supersededName(rel, superseded) && pageTier(rel, m, false) != protect.TierOperator {
 		return "superseded"
 	}
 	return ""
