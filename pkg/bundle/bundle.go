@@ -124,11 +124,14 @@ var slugRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // project is everything read once per invocation.
 type project struct {
-	opt      Options
-	plan     *plan.Plan
-	planRel  string
-	pages    []*wiki.Page
-	byPath   map[string]*wiki.Page
+	opt     Options
+	plan    *plan.Plan
+	planRel string
+	pages   []*wiki.Page
+	byPath  map[string]*wiki.Page
+	// withheld are the pages whose sensitivity is secret: recall never
+	// returns them, and no bundle includes them either.
+	withheld map[string]bool
 	receipts map[string]*handoff.Receipt // by task id
 	rcptErr  error                       // receipts that failed to parse
 	// notMachine are the frontmatter-only receipts of the run: only the
@@ -191,8 +194,15 @@ func load(opt Options) (*project, error) {
 	for _, d := range diags {
 		opt.Warn("%s", d)
 	}
-	pr.pages = pages
 	for _, p := range pages {
+		if p.Withheld() {
+			if pr.withheld == nil {
+				pr.withheld = map[string]bool{}
+			}
+			pr.withheld[p.Path] = true
+			continue
+		}
+		pr.pages = append(pr.pages, p)
 		pr.byPath[p.Path] = p
 	}
 	hdir := path.Join(".guild/runs", opt.RunID, "handoffs")

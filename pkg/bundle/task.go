@@ -124,6 +124,10 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 		}
 		seenRef[rp] = true
 		included[rp] = true
+		if pr.withheld[rp] {
+			lp.refs = append(lp.refs, ref{path: rp, pointer: "sensitivity: secret; not included"})
+			continue
+		}
 		if p := pr.byPath[rp]; p != nil {
 			full := protectPage(p)
 			pr.note(full)

@@ -62,7 +62,9 @@ const RelPath = ".guild/indexes/wiki.sqlite"
 // (10: frontmatter values and keys redacted where they are read, pkg/wiki:
 // an index written before may hold one in a page's stored metadata.)
 // (11: the index records the file it was built in, checkFileID.)
-const schemaVersion = "guild-wiki-fts-11"
+// (12: no sections, title or aliases of a page whose sensitivity is
+// secret, StoredSections.)
+const schemaVersion = "guild-wiki-fts-12"
 
 // racyWindow: a page modified this close to the moment it was indexed is
 // re-hashed on the next refresh, because a second write inside the file

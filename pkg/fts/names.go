@@ -85,11 +85,27 @@ func StoredDiags(ds []wiki.Diagnostic, path, name string) []wiki.Diagnostic {
 }
 
 // StoredMeta is the metadata an index keeps of a page: the targets of its
-// supersedes field, which name pages, as those pages are stored.
+// supersedes field, which name pages, as those pages are stored; of a page
+// whose sensitivity is secret, neither its title nor its aliases.
 func StoredMeta(p *wiki.Page) PageMeta {
 	m := PageMeta{Category: p.Category, Title: p.Title, Front: p.Front, HasFront: p.HasFront}
 	m.Front.Supersedes = storedTargets(p.Front.Supersedes)
+	if p.Withheld() {
+		m.Title, m.Front.Title, m.Front.Aliases = "", "", nil
+	}
 	return m
+}
+
+// StoredSections are the sections an index keeps of a page: none of a
+// page whose sensitivity is secret (wiki.Page.Withheld). Recall never
+// returns it, so an index keeps only the row that says it is there and
+// why it is left out: the PostgreSQL index is a server others can read,
+// the SQLite one a file beside the wiki.
+func StoredSections(p *wiki.Page) []wiki.Section {
+	if p.Withheld() {
+		return nil
+	}
+	return p.Sections
 }
 
 // storedTargets are supersedes targets (paths or slugs) with every secret

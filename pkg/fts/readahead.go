@@ -44,9 +44,10 @@ func prepareRead(root string, f wiki.File, name string, s stored, known bool) *r
 		return r
 	}
 	r.meta, r.diagsJSON = string(meta), string(dj)
-	r.terms = make([]string, len(p.Sections))
-	r.stats = make([]sectionStats, len(p.Sections))
-	for i, sec := range p.Sections {
+	secs := StoredSections(p)
+	r.terms = make([]string, len(secs))
+	r.stats = make([]sectionStats, len(secs))
+	for i, sec := range secs {
 		r.terms[i], r.stats[i] = indexSection(NameOf(p), sec.HeadingPath(), sec.Text)
 	}
 	return r

@@ -169,7 +169,7 @@ func insertPage(ctx context.Context, st *stmts, f wiki.File, name string, r *rea
 		}
 	}
 	metaTok := MetaTokens(p.Category, p.Front.Importance)
-	for i, s := range p.Sections {
+	for i, s := range StoredSections(p) {
 		res, err := st.section.ExecContext(ctx, pid, i, s.HeadingPath(), s.StartLine, s.EndLine, s.Text, r.stats[i].len)
 		if err != nil {
 			return 0, err

@@ -393,10 +393,11 @@ func (ix *Index) pageRow(root, name string, lp named) (row, error) {
 		s := string(b)
 		dj = &s
 	}
-	n := len(p.Sections)
+	secs := fts.StoredSections(p)
+	n := len(secs)
 	ords, starts, ends, lens := make([]int32, n), make([]int32, n), make([]int32, n), make([]int32, n)
 	heads, texts, terms := make([]string, n), make([]string, n), make([]string, n)
-	for i, s := range p.Sections {
+	for i, s := range secs {
 		var l int
 		terms[i], l = SectionVector(fts.NameOf(p), s)
 		ords[i], starts[i], ends[i], lens[i] = int32(i), int32(s.StartLine), int32(s.EndLine), int32(l)

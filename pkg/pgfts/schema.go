@@ -77,6 +77,9 @@ CREATE TABLE guild_terms(
 	// in its stored metadata, its diagnostics or its alias terms, so every
 	// wiki is indexed again by its next refresh.
 	`DELETE FROM guild_wikis;`,
+	// 6: a page whose sensitivity is secret keeps no sections, title or
+	// aliases (fts.StoredSections): the rows written before may hold them.
+	`DELETE FROM guild_wikis;`,
 }
 
 // SchemaVersion is the index schema this package reads and writes.

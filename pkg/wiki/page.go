@@ -47,6 +47,10 @@ type Section struct {
 	StartLine, EndLine int
 }
 
+// Withheld reports a page whose sensitivity is secret: no recall returns
+// it, no bundle includes it, and no index keeps its text.
+func (p *Page) Withheld() bool { return p.Front.Sensitivity == "secret" }
+
 // HeadingPath joins the section's heading chain with " > ".
 func (s Section) HeadingPath() string { return strings.Join(s.Path, " > ") }
 

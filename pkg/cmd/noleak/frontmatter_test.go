@@ -39,7 +39,9 @@ func (g gen) frontmatterSecrets() map[string]string {
 // key) of wiki page frontmatter: every field the parser keeps (title,
 // owner, source_refs, aliases, the dates, supersedes), the fields it warns
 // about (an unknown type, confidence, sensitivity), one that rejects the
-// block (importance), and a key named by a token. It runs guild-recall on
+// block (importance), and a key named by a token; and a page whose
+// sensitivity is secret, which is never recalled and so must not be kept
+// in any index either (its title, aliases and text). It runs guild-recall on
 // the SQLite index and on the PostgreSQL one, a build and then a refresh
 // after a page changed, then guild-bundle, and fails if any piece of any
 // token reaches an output, a byte of a file under .guild/ (the index, the
@@ -56,6 +58,9 @@ func TestSecretFrontmatterStoredNowhere(t *testing.T) {
 			s["expires_at"], s["supersedes"], s["key"]),
 		"wiki/concepts/quota-export.md": fmt.Sprintf("---\ntype: %s\nconfidence: %s\nsensitivity: %s\nimportance: 5\n---\n"+
 			"# Quota export\n\nThe quota ledger is exported to billing hourly.\n", s["type"], s["confidence"], s["sensitivity"]),
+		// Never recalled, so no index keeps its text, title or aliases.
+		"wiki/concepts/quota-acquisition.md": "---\ntype: concept\ntitle: Quota buyout of Globexcorp\nsensitivity: secret\n" +
+			"aliases: [Projectzanzibar]\n---\n# Quota ledger buyout\n\nThe board votes on the quota ledger buyout, code name Marmaladeword.\n",
 		"wiki/concepts/quota-disputes.md": fmt.Sprintf("---\ntype: concept\nimportance: %s\n---\n"+
 			"# Quota disputes\n\nDisputes reopen the quota ledger for one tenant.\n", s["importance"]),
 	}
@@ -114,6 +119,11 @@ func TestSecretFrontmatterStoredNowhere(t *testing.T) {
 				t.Fatal("guild-bundle wrote no bundle")
 			}
 			lower := bytes.ToLower(stored)
+			for _, w := range []string{"globexcorp", "projectzanzibar", "marmaladeword", "buyout"} {
+				if bytes.Contains(lower, []byte(w)) {
+					t.Errorf("%q of a page whose sensitivity is secret reaches an output or a stored byte", w)
+				}
+			}
 			for place, v := range s {
 				// Terms are lowercased and split at "_" and "-": look for
 				// a piece of the token's random tail, in lower case.
