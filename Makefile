@@ -33,6 +33,11 @@ TRAINTASKS ?= $(TRAINDIR)/tasks.jsonl
 TRAINFEATURES ?= $(TRAINDIR)/features.ndjson
 TRAINLIMIT ?= 1500
 FEATUREJOBS ?= 1
+# The learned function ranking's features (bench/traincorpus fnfeatures:
+# the units rtch-hydrate ranks, about 1 to 3 s a task) and the number of
+# their first tasks pkg/fnrank/model.json is trained on.
+FNFEATURES ?= $(TRAINDIR)/fnfeatures.ndjson
+FNLIMIT ?= 0
 PYTHON  ?= /usr/bin/python3
 
 VERSION ?=
@@ -46,7 +51,7 @@ CROSS   ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 BUILDFLAGS ?= -buildvcs=auto
 CLI     := github.com/rtch/rtch/pkg/cli
 
-.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv train-probe train-probe-check probe-sources bench-doc
+.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv fnfeatures train-fnrank cv-fnrank train-probe train-probe-check probe-sources bench-doc
 
 all: build
 
@@ -124,6 +129,24 @@ cv: ## the learned rankings' cross-validation by repository on the training feat
 	@rm -rf $(TRAINDIR)/cv && mkdir -p $(TRAINDIR)/cv
 	nice -n 10 $(PYTHON) bench/ranktrain/train.py --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --cv 5 --cv-dir $(TRAINDIR)/cv
 	$(GO) run ./bench/ranktrain cv --features $(TRAINFEATURES) --limit $(TRAINLIMIT) --folds 5 --models $(TRAINDIR)/cv
+
+fnfeatures: ## the function ranking's features of the training tasks (resumes where it stopped; FNLIMIT=N for the first N, FEATUREJOBS=N runs at once)
+	@test -f $(TRAINTASKS) || $(MAKE) corpus
+	$(GO) build -o $(TRAINDIR)/traincorpus ./bench/traincorpus
+	@set -e; pids=; k=0; while [ $$k -lt $(FEATUREJOBS) ]; do \
+		shard=$(TRAINDIR)/fnshard-$$k-of-$(FEATUREJOBS).ndjson; \
+		if [ ! -f $$shard ] && [ -f $(FNFEATURES) ]; then cp $(FNFEATURES) $$shard; fi; \
+		nice -n 10 $(TRAINDIR)/traincorpus fnfeatures --mirrors $(EVALREPOS) --tasks $(TRAINTASKS) --limit $(FNLIMIT) \
+			--shard $$k/$(FEATUREJOBS) --out $$shard --tmp $(TRAINDIR)/trees-$$k & \
+		pids="$$pids $$!"; k=$$((k+1)); done; \
+	for p in $$pids; do wait $$p; done
+	$(TRAINDIR)/traincorpus merge --tasks $(TRAINTASKS) --out $(FNFEATURES) $(TRAINDIR)/fnshard-*-of-$(FEATUREJOBS).ndjson
+
+train-fnrank: ## rebuild pkg/fnrank/model.json, the learned function ranking, from FNFEATURES (the same features give the same file)
+	$(PYTHON) bench/ranktrain/fntrain.py --features $(FNFEATURES) --limit $(FNLIMIT) --out pkg/fnrank/model.json
+
+cv-fnrank: ## the learned function ranking's cross-validation by repository on FNFEATURES, beside the hand-written order
+	nice -n 10 $(PYTHON) bench/ranktrain/fntrain.py --features $(FNFEATURES) --limit $(FNLIMIT) --cv 5
 
 eval-recall: ## guild-recall's page recall on public documentation against BM25 (fetches missing sources into EVALREPOS from github.com; RTCH_TEST_PG_DSN for postgres; docs/bench/recall.md)
 	$(GO) run ./bench/recalleval --repos $(EVALREPOS) --fetch $(RECALLFLAGS)

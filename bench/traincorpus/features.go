@@ -195,7 +195,10 @@ func taskKey(t task) string { return t.Repo + "@" + t.Commit[:12] }
 // last line without its newline (a run killed mid-write). A header naming
 // other columns than this build's is an error: features of two builds do
 // not mix.
-func resume(file string) (map[string]bool, error) {
+func resume(file string) (map[string]bool, error) { return resumeWith(file, checkHeader) }
+
+// resumeWith is resume for a file whose header check is check.
+func resumeWith(file string, check func(file, line string) error) (map[string]bool, error) {
 	done := map[string]bool{}
 	data, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
@@ -214,7 +217,7 @@ func resume(file string) (map[string]bool, error) {
 	if len(data) == 0 {
 		return done, nil
 	}
-	if err := checkHeader(file, lines[0]); err != nil {
+	if err := check(file, lines[0]); err != nil {
 		return nil, err
 	}
 	for no, l := range lines[1:] {

@@ -44,6 +44,8 @@ const usage = `usage: traincorpus select|tasks|features|merge|siblings [flags]
   tasks     expand a task list into tasks: --mirrors DIR --ids ids.tsv --out tasks.jsonl
   features  ranking features of every task's candidates: --mirrors DIR --tasks tasks.jsonl
             --out features.ndjson [--limit N] [--tmp DIR] [--timeout D] [--shard K/N]
+  fnfeatures  the function ranking's features of every task's ranked definitions: --mirrors DIR
+            --tasks tasks.jsonl --out fnfeatures.ndjson [--limit N] [--tmp DIR] [--timeout D] [--shard K/N]
   merge     features files of shards as one, in one run's order: --tasks tasks.jsonl
             --out features.ndjson SHARD.ndjson...
   siblings  an evaluation task file of tasks whose gold file has a namesake in the tree:
@@ -67,6 +69,8 @@ func run(args []string) int {
 		err = cmdTasks(args[1:])
 	case "features":
 		err = cmdFeatures(args[1:])
+	case "fnfeatures":
+		err = cmdFnFeatures(args[1:])
 	case "merge":
 		err = cmdMerge(args[1:])
 	case "siblings":

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
+	"github.com/rtch/rtch/pkg/fnrank"
 	"github.com/rtch/rtch/pkg/rank"
 )
 
@@ -71,9 +73,16 @@ func cmdMerge(args []string) error {
 	for _, t := range tasks {
 		known[taskKey(t)] = true
 	}
+	// The first file's header says which features the files hold: the
+	// file ranking's (features) or the function ranking's (fnfeatures).
+	var header any = featureHeader{Kind: "traincorpus.features", Names: rank.FeatureNames, History: historyNames}
+	check := checkHeader
+	if fnFile(fs.Arg(0)) {
+		header, check = fnHeader{Kind: fnKind, Names: fnrank.FeatureNames}, checkFnHeader
+	}
 	lines := map[string]string{}
 	for _, in := range fs.Args() {
-		if err := readShard(in, known, lines); err != nil {
+		if err := readShard(in, known, lines, check); err != nil {
 			return err
 		}
 	}
@@ -82,7 +91,7 @@ func cmdMerge(args []string) error {
 		return err
 	}
 	defer p.Cleanup()
-	if err := writeLine(p, featureHeader{Kind: "traincorpus.features", Names: rank.FeatureNames, History: historyNames}); err != nil {
+	if err := writeLine(p, header); err != nil {
 		return err
 	}
 	for _, t := range interleave(tasks) {
@@ -97,7 +106,7 @@ func cmdMerge(args []string) error {
 }
 
 // readShard adds the complete task lines of a features file to lines.
-func readShard(file string, known map[string]bool, lines map[string]string) error {
+func readShard(file string, known map[string]bool, lines map[string]string, check func(file, line string) error) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return usageError{err}
@@ -108,7 +117,7 @@ func readShard(file string, known map[string]bool, lines map[string]string) erro
 	if text == "" {
 		return fmt.Errorf("%s:1: not a features file", file)
 	}
-	if err := checkHeader(file, all[0]); err != nil {
+	if err := check(file, all[0]); err != nil {
 		return err
 	}
 	for i, l := range all[1:] {
@@ -124,4 +133,17 @@ func readShard(file string, known map[string]bool, lines map[string]string) erro
 		}
 	}
 	return nil
+}
+
+// fnFile reports whether file begins with a function features header.
+func fnFile(file string) bool {
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h struct {
+		Kind string `json:"kind"`
+	}
+	return json.NewDecoder(f).Decode(&h) == nil && h.Kind == fnKind
 }

@@ -122,6 +122,13 @@ const maxEvidence = 8
 // (ties by path and line), and the best file's top level at BestTopLevel
 // at the latest. A zero Weights means Default.
 func Rank(files []File, terms []Term, w Weights) []Unit {
+	out, _ := RankFeatures(files, terms, w)
+	return out
+}
+
+// RankFeatures is Rank with each unit's feature row (FeatureNames), for a
+// learned model to order them.
+func RankFeatures(files []File, terms []Term, w Weights) ([]Unit, [][]float64) {
 	if w.K1 == 0 {
 		w = Default
 	}
@@ -130,45 +137,72 @@ func Rank(files []File, terms []Term, w Weights) []Unit {
 		names[i] = t.Term
 	}
 	m := match.New(names)
-	var out []Unit
-	var bestTop *Unit
-	for _, f := range files {
-		us := fileUnits(f, terms, m, w)
-		for i := range us {
-			if us[i].Kind == TopLevel && f.Rank == 1 && w.BestTopLevel > 0 {
-				bestTop = &Unit{}
-				*bestTop = us[i]
-				continue
-			}
-			if us[i].Score > 0 {
-				out = append(out, us[i])
+	// The names every file defines, for the call graph among them.
+	defs := make([][]symbols.Def, len(files))
+	defNames := map[string]bool{}
+	for i, f := range files {
+		defs[i] = f.Defs
+		if defs[i] == nil {
+			defs[i] = symbols.Defs(f.Path, f.Data)
+		}
+		for _, d := range defs[i] {
+			if len(d.Name) >= 3 {
+				defNames[d.Name] = true
 			}
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Unit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+	type cand struct {
+		u  Unit
+		st *unitStats
+	}
+	var out []cand
+	var all []Unit
+	var allSt []*unitStats
+	var bestTop *cand
+	for fi, f := range files {
+		us, sts := fileUnits(f, defs[fi], terms, m, w, defNames)
+		for i := range us {
+			sts[i].file = fi
+			all = append(all, us[i])
+			allSt = append(allSt, sts[i])
+			if us[i].Kind == TopLevel && f.Rank == 1 && w.BestTopLevel > 0 {
+				bestTop = &cand{us[i], sts[i]}
+				continue
+			}
+			if us[i].Score > 0 {
+				out = append(out, cand{us[i], sts[i]})
+			}
+		}
+	}
+	slices.SortStableFunc(out, func(a, b cand) int {
+		if c := cmp.Compare(b.u.Score, a.u.Score); c != 0 {
 			return c
 		}
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
+		if c := strings.Compare(a.u.Path, b.u.Path); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Start, b.Start)
+		return cmp.Compare(a.u.Start, b.u.Start)
 	})
 	if bestTop != nil {
 		at := len(out)
-		for i, u := range out {
-			if u.Score < bestTop.Score {
+		for i, c := range out {
+			if c.u.Score < bestTop.u.Score {
 				at = i
 				break
 			}
 		}
-		if at >= w.BestTopLevel || bestTop.Score == 0 {
+		if at >= w.BestTopLevel || bestTop.u.Score == 0 {
 			at = min(at, w.BestTopLevel-1)
-			bestTop.Why = append(bestTop.Why, "the best file's imports and declarations")
+			bestTop.u.Why = append(bestTop.u.Why, "the best file's imports and declarations")
 		}
 		out = slices.Insert(out, min(at, len(out)), *bestTop)
 	}
-	return out
+	units := make([]Unit, len(out))
+	sts := make([]*unitStats, len(out))
+	for i, c := range out {
+		units[i], sts[i] = c.u, c.st
+	}
+	return units, rows(units, sts, all, allSt, terms)
 }
 
 // unitEvidence is what one unit's own lines hold.
@@ -179,11 +213,7 @@ type unitEvidence struct {
 }
 
 // fileUnits scores the units of one file.
-func fileUnits(f File, terms []Term, m *match.Matcher, w Weights) []Unit {
-	defs := f.Defs
-	if defs == nil {
-		defs = symbols.Defs(f.Path, f.Data)
-	}
+func fileUnits(f File, defs []symbols.Def, terms []Term, m *match.Matcher, w Weights, defNames map[string]bool) ([]Unit, []*unitStats) {
 	lines := bytes.Count(f.Data, []byte("\n"))
 	if len(f.Data) > 0 && f.Data[len(f.Data)-1] != '\n' {
 		lines++
@@ -235,15 +265,55 @@ func fileUnits(f File, terms []Term, m *match.Matcher, w Weights) []Unit {
 		}
 	}
 	factor := w.FileFactor[min(max(f.Rank, 1), len(w.FileFactor))-1]
-	if rank.IsTest(f.Path) {
+	test := rank.IsTest(f.Path)
+	if test {
 		factor *= w.Test
 	}
+	sts := make([]*unitStats, len(units))
 	for i := range units {
-		units[i].Score, units[i].Why = score(&units[i], &ev[i], terms, df, len(units), w)
+		sts[i] = &unitStats{rank: f.Rank, test: test, nunits: len(units), idents: map[string]bool{}}
+		units[i].Score, units[i].Why, sts[i].raw = score(&units[i], &ev[i], terms, df, len(units), w)
 		units[i].Score = math.Round(units[i].Score*factor*10000) / 10000
 		units[i].Evidence = heaviest(ev[i].line)
+		stats(sts[i], &units[i], &ev[i], terms, lines)
 	}
-	return units
+	identifiers(f.Data, defNames, func(id string, at int) {
+		sts[owner[lineOf(starts, at)]].idents[id] = true
+	})
+	return units, sts
+}
+
+// stats fills what a unit's evidence says beyond its score.
+func stats(s *unitStats, u *Unit, e *unitEvidence, terms []Term, lines int) {
+	for t, n := range e.tf {
+		w := terms[t].Weight
+		s.distinct++
+		s.wsum += w
+		s.wmax = max(s.wmax, w)
+		s.mentions += n
+		if e.head[t] {
+			s.headW += w
+		}
+		if u.Name != "" && sameName(u.Name, terms[t].Term) {
+			s.nameW = max(s.nameW, w)
+		}
+	}
+	for _, t := range terms {
+		if u.Name != "" && namePart(u.Name, t.Term) {
+			s.namePart = true
+		}
+		if u.Container != "" && sameName(u.Container, t.Term) {
+			s.contMatch = true
+		}
+	}
+	for l := range e.line {
+		if l > 0 {
+			s.evLines++
+		}
+	}
+	if u.Kind != TopLevel && lines > 1 {
+		s.pos = float64(u.Start-1) / float64(lines-1)
+	}
 }
 
 // owners maps each line to the index of its innermost unit (the top level
@@ -271,7 +341,8 @@ func owners(defs []symbols.Def, lines int, units []Unit) []int {
 }
 
 // score is a unit's evidence before its file's factor, and the reasons.
-func score(u *Unit, e *unitEvidence, terms []Term, df []int, nunits int, w Weights) (float64, []string) {
+// The third value is the evidence before the kind's factor.
+func score(u *Unit, e *unitEvidence, terms []Term, df []int, nunits int, w Weights) (float64, []string, float64) {
 	type part struct {
 		term   string
 		score  float64
@@ -312,6 +383,7 @@ func score(u *Unit, e *unitEvidence, terms []Term, df []int, nunits int, w Weigh
 			why = append(why, fmt.Sprintf("%s (%s)", p.term, strings.Join(p.fields, ", ")))
 		}
 	}
+	raw := s
 	switch {
 	case u.Kind == TopLevel:
 		s *= w.TopLevel
@@ -320,7 +392,7 @@ func score(u *Unit, e *unitEvidence, terms []Term, df []int, nunits int, w Weigh
 	case declKinds[u.Kind]:
 		s *= w.Decl
 	}
-	return s, why
+	return s, why, raw
 }
 
 // sameName reports whether a definition's name is the term, its last

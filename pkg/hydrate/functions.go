@@ -57,22 +57,21 @@ type rankedUnit struct {
 // each surface its units in ranking order, and returns the ranking's first
 // MaxRankedFunctions entries.
 func (h *hydrator) rankFunctions(surfaces []*surface) []schema.RankedFunction {
-	var files []fnrank.File
-	by := map[string]*surface{}
-	for _, sf := range surfaces {
-		if len(files) == fnFiles {
-			break
-		}
-		if sf.file == nil || sf.known || sf.rs.Rank < 1 || symbols.Lang(sf.rs.Path) == "" {
-			continue
-		}
-		files = append(files, fnrank.File{Path: sf.rs.Path, Rank: sf.rs.Rank, Data: sf.file.Data, Defs: sf.definitions()})
-		by[sf.rs.Path] = sf
-	}
+	files, by := functionFiles(surfaces)
 	if len(files) == 0 {
 		return []schema.RankedFunction{}
 	}
-	units := fnrank.Rank(files, fnrank.Terms(h.in.Candidates), fnrank.Weights{})
+	terms := fnrank.Terms(h.in.Candidates)
+	var units []fnrank.Unit
+	var err error
+	if h.o.LearnedFunctions {
+		units, err = fnrank.RankLearned(files, terms)
+	}
+	if !h.o.LearnedFunctions || err != nil {
+		// The shipped model is checked by fnrank's tests; a build without
+		// it reads by the hand-written order.
+		units = fnrank.Rank(files, terms, fnrank.Weights{})
+	}
 	out := []schema.RankedFunction{}
 	if !slices.ContainsFunc(units, func(u fnrank.Unit) bool { return u.Kind != fnrank.TopLevel }) {
 		// No definition holds evidence: the windows around the anchors
@@ -88,6 +87,25 @@ func (h *hydrator) rankFunctions(surfaces []*surface) []schema.RankedFunction {
 		}
 	}
 	return out
+}
+
+// functionFiles are the first fnFiles readable code surfaces whose
+// definitions are ranked, in rank order (the known target keeps its own
+// range), and the surface of each path.
+func functionFiles(surfaces []*surface) ([]fnrank.File, map[string]*surface) {
+	var files []fnrank.File
+	by := map[string]*surface{}
+	for _, sf := range surfaces {
+		if len(files) == fnFiles {
+			break
+		}
+		if sf.file == nil || sf.known || sf.rs.Rank < 1 || symbols.Lang(sf.rs.Path) == "" {
+			continue
+		}
+		files = append(files, fnrank.File{Path: sf.rs.Path, Rank: sf.rs.Rank, Data: sf.file.Data, Defs: sf.definitions()})
+		by[sf.rs.Path] = sf
+	}
+	return files, by
 }
 
 // RankedFunction is a ranked unit as the record carries it.
@@ -290,4 +308,28 @@ func (h *hydrator) fillByFunctions(surfaces []*surface) {
 // surface (not only its top level): then its reads follow its definitions.
 func definedUnits(sf *surface) bool {
 	return slices.ContainsFunc(sf.units, func(u rankedUnit) bool { return u.Kind != fnrank.TopLevel })
+}
+
+// FunctionFeatures are the ranked definitions hydration would read by, in
+// the hand-written order, with each one's feature row
+// (fnrank.FeatureNames): what a learned function ranking is trained on.
+func FunctionFeatures(in *Input, o Options) ([]fnrank.Unit, [][]float64, error) {
+	if in.Rank == nil {
+		return nil, nil, ErrNoRank
+	}
+	if in.Zone == nil {
+		return nil, nil, ErrNoZone
+	}
+	h := &hydrator{in: in, o: o, perProbe: map[string]int{}, heldView: map[string]bool{}, read: map[string]int{}}
+	h.index()
+	surfaces := h.surfaces()
+	for _, sf := range surfaces {
+		h.load(sf)
+	}
+	files, _ := functionFiles(surfaces)
+	if len(files) == 0 {
+		return nil, nil, nil
+	}
+	units, rows := fnrank.RankFeatures(files, fnrank.Terms(h.in.Candidates), fnrank.Weights{})
+	return units, rows, nil
 }

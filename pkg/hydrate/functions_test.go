@@ -2,10 +2,13 @@ package hydrate
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/rtch/rtch/pkg/fnrank"
 	"github.com/rtch/rtch/pkg/schema"
 )
 
@@ -242,5 +245,51 @@ func TestLongFunctionReadWhole(t *testing.T) {
 	want := fmt.Sprintf("l.go:L%d-L%d", f.StartLine, f.EndLine)
 	if got := ranges(res.Chunks); len(got) == 0 || got[0] != want {
 		t.Errorf("chunks %v, want %s (the whole function) first", got, want)
+	}
+}
+
+// TestLearnedFunctionOrder: with LearnedFunctions the definitions are
+// read in the learned ranking's order (fnrank.RankLearned), which the
+// packet's ranked_functions carries.
+func TestLearnedFunctionOrder(t *testing.T) {
+	a := goFile(30, 8, map[int]string{
+		2: "func syncCache() {\n\tinvalidate()\n\tinvalidate()\n}\n",
+		8: "func other() {\n\tsyncCache()\n\tinvalidate()\n}\n",
+	})
+	bfile := goFile(30, 8, map[int]string{4: "func weak() {\n\tinvalidate()\n}\n"})
+	root := writeTree(t, map[string]string{"a.go": a, "b.go": bfile})
+	in := fnInput([]string{"syncCache", "invalidate"}, "a.go", "b.go")
+	o := opts(root, 100000)
+	o.LearnedFunctions = true
+	res, err := Hydrate(in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []fnrank.File
+	for i, p := range []string{"a.go", "b.go"} {
+		data, err := os.ReadFile(filepath.Join(root, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, fnrank.File{Path: p, Rank: i + 1, Data: data})
+	}
+	want, err := fnrank.RankLearned(files, fnrank.Terms(in.Candidates))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := fnrank.Rank(files, fnrank.Terms(in.Candidates), fnrank.Weights{})
+	var got, wantKeys, handKeys []string
+	for _, f := range res.Functions {
+		got = append(got, fmt.Sprintf("%s:%d", f.Path, f.StartLine))
+	}
+	for i, u := range want {
+		wantKeys = append(wantKeys, fmt.Sprintf("%s:%d", u.Path, u.Start))
+		handKeys = append(handKeys, fmt.Sprintf("%s:%d", hand[i].Path, hand[i].Start))
+	}
+	if strings.Join(got, " ") != strings.Join(wantKeys, " ") {
+		t.Errorf("functions %v, want the learned order %v", got, wantKeys)
+	}
+	if strings.Join(wantKeys, " ") == strings.Join(handKeys, " ") {
+		t.Errorf("the learned order %v is the hand-written one: the fixture tells nothing apart", wantKeys)
 	}
 }
