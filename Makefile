@@ -146,7 +146,7 @@ train-fnrank: ## rebuild pkg/fnrank/model.json, the learned function ranking, fr
 	$(PYTHON) bench/ranktrain/fntrain.py --features $(FNFEATURES) --limit $(FNLIMIT) --out pkg/fnrank/model.json
 
 cv-fnrank: ## the learned function ranking's cross-validation by repository on FNFEATURES, beside the hand-written order
-	nice -n 10 $(PYTHON) bench/ranktrain/fntrain.py --features $(FNFEATURES) --limit $(FNLIMIT) --cv 5
+	nice -n 10 $(PYTHON) bench/ranktrain/fntrain.py --features $(FNFEATURES) --limit $(FNLIMIT) --cv 5 --gate 20
 
 eval-recall: ## guild-recall's page recall on public documentation against BM25 (fetches missing sources into EVALREPOS from github.com; RTCH_TEST_PG_DSN for postgres; docs/bench/recall.md)
 	$(GO) run ./bench/recalleval --repos $(EVALREPOS) --fetch $(RECALLFLAGS)
