@@ -313,10 +313,14 @@ func TestParseFlags(t *testing.T) {
 	if o, err := parseFlags([]string{"--repos", ".", "--enough-floor", "70"}); err != nil || o.enoughFloor != 70 {
 		t.Errorf("--enough-floor 70: %v %d", err, o.enoughFloor)
 	}
+	if o, err := parseFlags([]string{"--repos", ".", "--function-order", "learned"}); err != nil || o.functionOrder != "learned" {
+		t.Errorf("--function-order learned: %v %q", err, o.functionOrder)
+	}
 	for _, bad := range [][]string{
 		{},
 		{"--repos", "missing-dir"},
 		{"--repos", ".", "--jobs", "0"},
+		{"--repos", ".", "--function-order", "best"},
 		{"--repos", ".", "--repo-filter", "("},
 		{"--repos", ".", "extra"},
 		{"--repos", ".", "--no-such-flag"},

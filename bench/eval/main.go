@@ -72,6 +72,8 @@ type options struct {
 	// enoughFloor, when > 0, is rtch-hydrate's --enough-floor (the stop
 	// rule's parameter, for its curve).
 	enoughFloor int
+	// functionOrder, when set, is rtch-hydrate's --function-order.
+	functionOrder string
 }
 
 const usage = `usage: eval --repos DIR [flags]
@@ -105,6 +107,7 @@ Flags:
                       its budget (gold-line recall beside the packet's chunks)
   --enough-floor N    run rtch-hydrate with --enough-floor N (percent of the chunk budget
                       spent before the lane may stop; 100 spends it all; default: its own)
+  --function-order O  run rtch-hydrate with --function-order O (hand or learned; default: its own)
 
 Exit codes: 0 done (failed tasks are reported, not fatal), 1 the run failed,
 2 usage or missing input.
@@ -157,6 +160,7 @@ func parseFlags(args []string) (options, error) {
 	rankers := fs.String("rankers", "classic,learned", "")
 	fs.BoolVar(&o.wholeFiles, "whole-files", false, "")
 	fs.IntVar(&o.enoughFloor, "enough-floor", 0, "")
+	fs.StringVar(&o.functionOrder, "function-order", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return o, err
@@ -177,6 +181,9 @@ func parseFlags(args []string) (options, error) {
 	}
 	if o.enoughFloor < 0 || o.enoughFloor > 100 {
 		return o, errors.New("--enough-floor must be a percentage from 1 to 100")
+	}
+	if o.functionOrder != "" && o.functionOrder != "hand" && o.functionOrder != "learned" {
+		return o, fmt.Errorf("--function-order %q: must be hand or learned", o.functionOrder)
 	}
 	if filter != "" {
 		re, err := regexp.Compile(filter)
@@ -344,6 +351,9 @@ func evaluate(ctx context.Context, o options, stdout, stderr io.Writer) int {
 	po := pipelineOptions{Bin: o.bin, Enough: o.enough, Timeout: o.timeout}
 	if o.enoughFloor > 0 {
 		po.HydrateArgs = []string{"--enough-floor", strconv.Itoa(o.enoughFloor)}
+	}
+	if o.functionOrder != "" {
+		po.HydrateArgs = append(po.HydrateArgs, "--function-order", o.functionOrder)
 	}
 	rep := report{
 		Date:          time.Now().UTC().Format(time.RFC3339),

@@ -43,7 +43,8 @@ type pipelineOptions struct {
 	Timeout time.Duration
 	// ProbeArgs are added to rtch-probe's arguments (--ranker classic).
 	ProbeArgs []string
-	// HydrateArgs are added to rtch-hydrate's arguments (--enough-floor N).
+	// HydrateArgs are added to rtch-hydrate's arguments (--enough-floor N,
+	// --function-order O).
 	HydrateArgs []string
 }
 
