@@ -435,3 +435,24 @@ func TestHostileIgnoreFiles(t *testing.T) {
 		t.Errorf("warnings %q", warns)
 	}
 }
+
+// TestQuoteSpellsOutWhatDoesNotPrint: a path with a control character (C0
+// or C1: U+009B is a terminal's CSI), a bidi override (U+202E shows
+// "gpj.md" as "dm.jpg") or a zero-width character is Go-quoted in a
+// diagnostic; letters of any script and spaces print as they are.
+func TestQuoteSpellsOutWhatDoesNotPrint(t *testing.T) {
+	for p, want := range map[string]string{
+		"a\nb.go":            `"a\nb.go"`,
+		"c1\u009b2J.go":      `"c1\u009b2J.go"`,
+		"bidi\u202egpj.md":   `"bidi\u202egpj.md"`,
+		"zero\u200bwidth.go": `"zero\u200bwidth.go"`,
+		"bad\xffutf8.go":     `"bad\xffutf8.go"`,
+		"q\"uote.go":         `"q\"uote.go"`,
+		"naïve ключ.go":      "naïve ключ.go",
+		"two words.go":       "two words.go",
+	} {
+		if got := quote(p); got != want {
+			t.Errorf("quote(%q) = %s, want %s", p, got, want)
+		}
+	}
+}

@@ -24,6 +24,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rtch/rtch/pkg/ignore"
 	"github.com/rtch/rtch/pkg/pathenc"
@@ -543,11 +545,13 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// quote shows a path safely in a one-line diagnostic: names with control
-// characters, quotes or invalid UTF-8 are Go-quoted.
+// quote shows a path safely in a one-line diagnostic: names with a
+// character that does not print (controls, C1 ones included, bidi
+// overrides, zero-width characters), quotes or invalid UTF-8 are Go-quoted,
+// so a file name can neither send a terminal escape nor reorder the line.
 func quote(p string) string {
 	for _, c := range p {
-		if c < 0x20 || c == 0x7f || c == '"' || c == '\\' || c == 0xfffd {
+		if !unicode.IsPrint(c) || c == '"' || c == '\\' || c == utf8.RuneError {
 			return fmt.Sprintf("%q", p)
 		}
 	}
