@@ -5,8 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/rtch/rtch/pkg/fnrank"
 )
 
 // testMirror makes a repository under mirrors/o+r (a clone): a base commit,
@@ -152,5 +155,27 @@ func TestSelectTasksFeaturesAndResume(t *testing.T) {
 	os.WriteFile(feats, []byte(`{"kind":"traincorpus.features","names":["x"]}`+"\n"), 0o644)
 	if code := run(args); code != 1 {
 		t.Errorf("a file of other columns: exit %d, want 1", code)
+	}
+
+	// fnfeatures: the ranked units of the task with their rows, Route
+	// labelled gold; a features file is not one to append to.
+	fn := filepath.Join(tmp, "fn.ndjson")
+	fnArgs := []string{"fnfeatures", "--mirrors", mirrors, "--tasks", tasksFile, "--out", fn, "--tmp", filepath.Join(tmp, "trees")}
+	if code := run(fnArgs); code != 0 {
+		t.Fatalf("fnfeatures exit %d", code)
+	}
+	data, _ = os.ReadFile(fn)
+	lines = strings.Split(strings.TrimSpace(string(data)), "\n")
+	var ft fnTask
+	if len(lines) != 2 || json.Unmarshal([]byte(lines[1]), &ft) != nil || ft.Error != "" {
+		t.Fatalf("fnfeatures file:\n%s", data)
+	}
+	gold = slices.Index(ft.Labels, 1)
+	if len(ft.Gold) != 1 || gold < 0 || ft.Units[gold] != ft.Gold[0] || !strings.HasPrefix(ft.Gold[0], "router.go:") ||
+		len(ft.F) != len(ft.Units) || len(ft.F[gold]) != len(fnrank.FeatureNames) {
+		t.Fatalf("gold %v; units %v labels %v (%d rows)", ft.Gold, ft.Units, ft.Labels, len(ft.F))
+	}
+	if code := run(append(fnArgs[:5:5], "--out", feats)); code != 1 {
+		t.Errorf("fnfeatures onto a features file: exit %d, want 1", code)
 	}
 }

@@ -63,19 +63,48 @@ type taskFeatures struct {
 // --out are skipped, and a last line cut short by an interruption is
 // dropped first.
 func cmdFeatures(args []string) error {
-	fs := flag.NewFlagSet("features", flag.ContinueOnError)
+	return runExtraction(extraction{
+		name:    "features",
+		timeout: 5 * time.Minute,
+		check:   checkHeader,
+		header:  featureHeader{Kind: "traincorpus.features", Names: rank.FeatureNames, History: historyNames},
+		extract: func(ctx context.Context, mat *trees.Materialiser, gitDir string, t task, timeout time.Duration) (any, string) {
+			tf := extract(ctx, mat, gitDir, t, timeout)
+			return tf, status(fmt.Sprintf("%d candidates", len(tf.Paths)), tf.Error, tf.Seconds)
+		},
+	}, args)
+}
+
+// extraction is one command that writes a line per training task: its
+// flags, its file's header and how a task's line is made.
+type extraction struct {
+	name string
+	// timeout is the default limit of one task's lane.
+	timeout time.Duration
+	// check refuses an existing --out whose header is not this one's.
+	check  func(file, line string) error
+	header any
+	// extract makes one task's line and its progress note.
+	extract func(ctx context.Context, mat *trees.Materialiser, gitDir string, t task, timeout time.Duration) (line any, note string)
+}
+
+// runExtraction parses e's flags (--mirrors, --tasks, --out, --limit,
+// --tmp, --timeout, --shard), then runs e on each task not yet in --out,
+// in the interleaved order, appending its line.
+func runExtraction(e extraction, args []string) error {
+	fs := flag.NewFlagSet(e.name, flag.ContinueOnError)
 	mirrors := fs.String("mirrors", "", "")
 	tasksFile := fs.String("tasks", "", "")
 	out := fs.String("out", "", "")
 	limit := fs.Int("limit", 0, "")
 	tmp := fs.String("tmp", "", "")
-	timeout := fs.Duration("timeout", 5*time.Minute, "")
+	timeout := fs.Duration("timeout", e.timeout, "")
 	shardFlag := fs.String("shard", "", "")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *mirrors == "" || *tasksFile == "" || *out == "" || *limit < 0 {
-		return usageError{errors.New("features needs --mirrors, --tasks and --out (and --limit ≥ 0)")}
+		return usageError{fmt.Errorf("%s needs --mirrors, --tasks and --out (and --limit ≥ 0)", e.name)}
 	}
 	sh, err := parseShard(*shardFlag)
 	if err != nil {
@@ -90,7 +119,7 @@ func cmdFeatures(args []string) error {
 		tasks = tasks[:min(*limit, len(tasks))]
 	}
 	tasks = sh.of(tasks)
-	done, err := resume(*out)
+	done, err := resumeWith(*out, e.check)
 	if err != nil {
 		return err
 	}
@@ -100,7 +129,7 @@ func cmdFeatures(args []string) error {
 	}
 	defer f.Close()
 	if len(done) == 0 {
-		if err := writeLine(f, featureHeader{Kind: "traincorpus.features", Names: rank.FeatureNames, History: historyNames}); err != nil {
+		if err := writeLine(f, e.header); err != nil {
 			return err
 		}
 	}
@@ -125,21 +154,26 @@ func cmdFeatures(args []string) error {
 		if err != nil {
 			return usageError{err}
 		}
-		tf := extract(ctx, mat, gitDir, t, *timeout)
+		line, note := e.extract(ctx, mat, gitDir, t, *timeout)
 		if ctx.Err() != nil {
 			return errInterrupted // a task cut short is not written
 		}
-		if err := writeLine(f, tf); err != nil {
+		if err := writeLine(f, line); err != nil {
 			return err
 		}
 		n++
-		status := fmt.Sprintf("%d candidates", len(tf.Paths))
-		if tf.Error != "" {
-			status = "error: " + tf.Error
-		}
-		fmt.Fprintf(os.Stderr, "traincorpus: [%d/%d] %s %s %.1fs\n", n, len(tasks), id, status, tf.Seconds)
+		fmt.Fprintf(os.Stderr, "traincorpus: [%d/%d] %s %s\n", n, len(tasks), id, note)
 	}
 	return nil
+}
+
+// status is a task's progress note: what it gave, or its error, and its
+// time.
+func status(gave, errText string, seconds float64) string {
+	if errText != "" {
+		gave = "error: " + errText
+	}
+	return fmt.Sprintf("%s %.1fs", gave, seconds)
 }
 
 // readTasks reads the tasks file `traincorpus tasks` wrote.

@@ -5,11 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
@@ -57,83 +55,16 @@ type fnTask struct {
 // rtch-hydrate does (hydrate.FunctionFeatures) and appends one line per
 // task to --out, resuming as features does.
 func cmdFnFeatures(args []string) error {
-	fs := flag.NewFlagSet("fnfeatures", flag.ContinueOnError)
-	mirrors := fs.String("mirrors", "", "")
-	tasksFile := fs.String("tasks", "", "")
-	out := fs.String("out", "", "")
-	limit := fs.Int("limit", 0, "")
-	tmp := fs.String("tmp", "", "")
-	timeout := fs.Duration("timeout", 2*time.Minute, "")
-	shardFlag := fs.String("shard", "", "")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *mirrors == "" || *tasksFile == "" || *out == "" || *limit < 0 {
-		return usageError{errors.New("fnfeatures needs --mirrors, --tasks and --out (and --limit ≥ 0)")}
-	}
-	sh, err := parseShard(*shardFlag)
-	if err != nil {
-		return usageError{err}
-	}
-	tasks, err := readTasks(*tasksFile)
-	if err != nil {
-		return usageError{err}
-	}
-	tasks = interleave(tasks)
-	if *limit > 0 {
-		tasks = tasks[:min(*limit, len(tasks))]
-	}
-	tasks = sh.of(tasks)
-	done, err := resumeWith(*out, checkFnHeader)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(*out, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if len(done) == 0 {
-		if err := writeLine(f, fnHeader{Kind: fnKind, Names: fnrank.FeatureNames}); err != nil {
-			return err
-		}
-	}
-	cache := *tmp
-	if cache == "" {
-		cache = filepath.Join(os.TempDir(), "traincorpus-trees")
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	mat := &trees.Materialiser{Cache: cache}
-	n := 0
-	for _, t := range tasks {
-		id := taskKey(t)
-		if done[id] {
-			n++
-			continue
-		}
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
-		gitDir, err := trees.FindGitDir(*mirrors, t.Repo)
-		if err != nil {
-			return usageError{err}
-		}
-		ft := extractFn(ctx, mat, gitDir, t, *timeout)
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
-		if err := writeLine(f, ft); err != nil {
-			return err
-		}
-		n++
-		status := fmt.Sprintf("%d units", len(ft.Units))
-		if ft.Error != "" {
-			status = "error: " + ft.Error
-		}
-		fmt.Fprintf(os.Stderr, "traincorpus: [%d/%d] %s %s %.1fs\n", n, len(tasks), id, status, ft.Seconds)
-	}
-	return nil
+	return runExtraction(extraction{
+		name:    "fnfeatures",
+		timeout: 2 * time.Minute,
+		check:   checkFnHeader,
+		header:  fnHeader{Kind: fnKind, Names: fnrank.FeatureNames},
+		extract: func(ctx context.Context, mat *trees.Materialiser, gitDir string, t task, timeout time.Duration) (any, string) {
+			ft := extractFn(ctx, mat, gitDir, t, timeout)
+			return ft, status(fmt.Sprintf("%d units", len(ft.Units)), ft.Error, ft.Seconds)
+		},
+	}, args)
 }
 
 // checkFnHeader refuses a first line that is not a function features
