@@ -25,6 +25,8 @@ import sys
 import numpy as np
 import xgboost as xgb
 
+import xgbtrees
+
 PARAMS = {
     "objective": "rank:pairwise",
     "eta": 0.05,
@@ -154,44 +156,12 @@ def dmatrix(x):
 
 
 def to_model(booster, names, note):
-    raw = json.loads(booster.save_raw("json"))
-    trees = []
-    for t in raw["learner"]["gradient_booster"]["model"]["trees"]:
-        left, right = t["left_children"], t["right_children"]
-        feat, cond = t["split_indices"], t["split_conditions"]
-        nodes = []
-        for i in range(len(left)):
-            if left[i] == -1:
-                nodes.append({"f": -1, "leaf": float(np.float32(cond[i]))})
-            else:
-                nodes.append({"f": int(feat[i]), "t": float(np.float32(cond[i])), "yes": int(left[i]), "no": int(right[i])})
-        trees.append(nodes)
-    m = {"kind": "trees", "features": names, "pool": POOL, "trees": trees, "trained": note}
-    if BASE_SCALE:
-        m["base_feature"], m["base_scale"] = BASE_FEATURE, BASE_SCALE
-    return m
-
-
-def go_score(model, x):
-    """The Go rule (rank.Model.Score): float32 comparisons, leaves summed in float64."""
-    got = np.zeros(len(x), dtype=np.float64)
-    if model.get("base_scale"):
-        got += model["base_scale"] * x[:, model["features"].index(model["base_feature"])].astype(np.float64)
-    for nodes in model["trees"]:
-        for r in range(len(x)):
-            n = 0
-            while nodes[n]["f"] >= 0:
-                n = nodes[n]["yes"] if x[r, nodes[n]["f"]] < np.float32(nodes[n]["t"]) else nodes[n]["no"]
-            got[r] += nodes[n]["leaf"]
-    return got
+    return xgbtrees.to_model(booster, names, note, POOL, BASE_FEATURE, BASE_SCALE)
 
 
 def check(booster, model, tasks):
     x = np.concatenate([t["x"] for t in tasks[:50] if len(t["x"])])
-    want = booster.predict(dmatrix(x), output_margin=True)
-    base = want - go_score(model, x)
-    if np.ptp(base) > 1e-3 * max(1, np.abs(want).max()):
-        sys.exit("fntrain.py: error: the dumped trees do not reproduce XGBoost's scores (spread %g)" % np.ptp(base))
+    xgbtrees.check("fntrain.py", booster.predict(dmatrix(x), output_margin=True), model, x)
 
 
 NAMES = []
@@ -243,15 +213,13 @@ def main():
             PARAMS["objective"], ROUNDS, PARAMS["max_depth"], PARAMS["eta"], POOL, n, repos))
         check(booster, model, tasks)
         if a.out:
-            with open(a.out, "w") as f:
-                json.dump(model, f, separators=(",", ":"))
-                f.write("\n")
+            xgbtrees.write(a.out, model)
         for e in a.eval:
             enames, etasks = load(e, 0, drop)
             if enames != names:
                 sys.exit("fntrain.py: error: %s has other columns" % e)
             rows = []
-            score_tasks(etasks, lambda x: go_score(model, x), "learned", rows)
+            score_tasks(etasks, lambda x: xgbtrees.go_score(model, x), "learned", rows)
             report(rows, "%s scored by the model trained on every task (%s)" % (e, label))
 
 

@@ -21,6 +21,8 @@ import sys
 import numpy as np
 import xgboost as xgb
 
+import xgbtrees
+
 PARAMS = {
     "objective": "rank:pairwise",
     "eta": 0.05,
@@ -92,50 +94,17 @@ def train(tasks, names):
     return xgb.train(PARAMS, d, num_boost_round=ROUNDS), len(use)
 
 
-def to_model(booster, names, note):
-    raw = json.loads(booster.save_raw("json"))
-    trees = []
-    for t in raw["learner"]["gradient_booster"]["model"]["trees"]:
-        left, right = t["left_children"], t["right_children"]
-        feat, cond = t["split_indices"], t["split_conditions"]
-        nodes = []
-        for i in range(len(left)):
-            if left[i] == -1:
-                nodes.append({"f": -1, "leaf": float(np.float32(cond[i]))})
-            else:
-                nodes.append({"f": int(feat[i]), "t": float(np.float32(cond[i])), "yes": int(left[i]), "no": int(right[i])})
-        trees.append(nodes)
-    m = {"kind": "trees", "features": names, "pool": POOL, "trees": trees, "trained": note}
-    if BASE_SCALE:
-        m["base_feature"], m["base_scale"] = BASE_FEATURE, BASE_SCALE
-    return m
-
-
-def write(path, model):
-    with open(path, "w") as f:
-        json.dump(model, f, separators=(",", ":"), sort_keys=False)
-        f.write("\n")
-
-
 def check(booster, model, tasks):
     """The Go rule, done here: every row's tree sum must equal XGBoost's margin."""
     x = np.concatenate([t[2] for t in tasks[:50]])
     d = xgb.DMatrix(x)
     if BASE_SCALE:
         d.set_base_margin(BASE_SCALE * x[:, model["features"].index(BASE_FEATURE)])
-    want = booster.predict(d, output_margin=True)
-    got = np.zeros(len(x), dtype=np.float64)
-    if BASE_SCALE:
-        got += BASE_SCALE * x[:, model["features"].index(BASE_FEATURE)].astype(np.float64)
-    for nodes in model["trees"]:
-        for r in range(len(x)):
-            n = 0
-            while nodes[n]["f"] >= 0:
-                n = nodes[n]["yes"] if x[r, nodes[n]["f"]] < np.float32(nodes[n]["t"]) else nodes[n]["no"]
-            got[r] += nodes[n]["leaf"]
-    base = want - got
-    if np.ptp(base) > 1e-3 * max(1, np.abs(want).max()):
-        sys.exit("train.py: error: the dumped trees do not reproduce XGBoost's scores (spread %g)" % np.ptp(base))
+    xgbtrees.check("train.py", booster.predict(d, output_margin=True), model, x)
+
+
+def to_model(booster, names, note):
+    return xgbtrees.to_model(booster, names, note, POOL, BASE_FEATURE, BASE_SCALE)
 
 
 def main():
@@ -164,7 +133,7 @@ def main():
             held = sorted(r for r, g in fold.items() if g == f)
             booster, n = train([t for t in tasks if fold[t[0]] != f], names)
             note = "xgboost %s, %d tasks; held out: %s" % (PARAMS["objective"], n, " ".join(held))
-            write("%s/fold-%d.json" % (a.cv_dir, f), to_model(booster, names, note))
+            xgbtrees.write("%s/fold-%d.json" % (a.cv_dir, f), to_model(booster, names, note))
             print("train.py: fold %d: %d training tasks" % (f, n), file=sys.stderr)
     if a.out:
         booster, n = train(tasks, names)
@@ -172,7 +141,7 @@ def main():
         model = to_model(booster, names, "xgboost %s, %d rounds, depth %d, eta %g, %d tasks of %d repositories" % (
             PARAMS["objective"], ROUNDS, PARAMS["max_depth"], PARAMS["eta"], n, repos))
         check(booster, model, tasks)
-        write(a.out, model)
+        xgbtrees.write(a.out, model)
 
 
 if __name__ == "__main__":
