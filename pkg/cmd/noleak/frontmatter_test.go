@@ -11,7 +11,6 @@ import (
 
 	"github.com/rtch/rtch/pkg/cmd/guildbundle"
 	"github.com/rtch/rtch/pkg/cmd/guildrecall"
-	"github.com/rtch/rtch/pkg/pgfts/pgtest"
 )
 
 // frontmatterSecrets are tokens planted as frontmatter values and keys,
@@ -65,30 +64,9 @@ func TestSecretFrontmatterStoredNowhere(t *testing.T) {
 			"# Quota disputes\n\nDisputes reopen the quota ledger for one tenant.\n", s["importance"]),
 	}
 	shown := []string{"reconciles every tenant", "exported to billing hourly", "reopen the quota ledger"}
-	backends := map[string]string{"sqlite": "mechanism = \"sqlite\"\n"}
-	if os.Getenv(pgtest.EnvDSN) != "" {
-		backends["postgres"] = "backend = \"postgres\"\nmechanism = \"postgres\"\n"
-	}
-	for backend, cfg := range backends {
+	for backend, cfg := range wikiBackends() {
 		t.Run(backend, func(t *testing.T) {
-			dir := projectDir(t)
-			if err := writeFiles(dir, pages); err != nil {
-				t.Fatal(err)
-			}
-			conf := filepath.Join(dir, ".guild/config.toml")
-			data, err := os.ReadFile(conf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(conf, []byte(strings.Replace(string(data), "wiki_file_threshold = 500\n", cfg, 1)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			dsn := ""
-			if backend == "postgres" {
-				dsn = pgtest.DSN(t)
-				t.Setenv("DATABASE_URL", dsn)
-			}
-			t.Chdir(dir)
+			dir, dsn := wikiProject(t, pages, backend, cfg)
 			var out bytes.Buffer
 			for pass := range 2 {
 				if pass == 1 { // a changed page is indexed again
@@ -109,12 +87,7 @@ func TestSecretFrontmatterStoredNowhere(t *testing.T) {
 			if !bytes.Contains(out.Bytes(), []byte("1 reindexed")) {
 				t.Fatalf("guild-recall did not refresh the %s index:\n%s", backend, out.Bytes())
 			}
-			stored := append(out.Bytes(), storedUnder(t, filepath.Join(dir, ".guild"))...)
-			if dsn != "" {
-				stored = append(stored, tableRows(t, dsn)...)
-			} else if !bytes.Contains(stored, []byte("== file "+filepath.Join(dir, ".guild/indexes/wiki.sqlite"))) {
-				t.Fatal("no wiki.sqlite was written")
-			}
+			stored := everythingStored(t, out.Bytes(), dir, dsn)
 			if !bytes.Contains(stored, []byte("== file "+filepath.Join(dir, ".guild/context/fm-run")+"/")) {
 				t.Fatal("guild-bundle wrote no bundle")
 			}

@@ -37,30 +37,9 @@ func TestSecretWikiNamesStoredNowhere(t *testing.T) {
 	}
 	shown := map[string]string{"github-pat": "reconciles every tenant", "aws-access-token": "one row per tenant",
 		"npm-access-token": "exported to billing hourly"}
-	backends := map[string]string{"sqlite": "mechanism = \"sqlite\"\n"}
-	if os.Getenv(pgtest.EnvDSN) != "" {
-		backends["postgres"] = "backend = \"postgres\"\nmechanism = \"postgres\"\n"
-	}
-	for backend, cfg := range backends {
+	for backend, cfg := range wikiBackends() {
 		t.Run(backend, func(t *testing.T) {
-			dir := projectDir(t)
-			if err := writeFiles(dir, pages); err != nil {
-				t.Fatal(err)
-			}
-			conf := filepath.Join(dir, ".guild/config.toml")
-			data, err := os.ReadFile(conf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(conf, []byte(strings.Replace(string(data), "wiki_file_threshold = 500\n", cfg, 1)), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			dsn := ""
-			if backend == "postgres" {
-				dsn = pgtest.DSN(t)
-				t.Setenv("DATABASE_URL", dsn)
-			}
-			t.Chdir(dir)
+			dir, dsn := wikiProject(t, pages, backend, cfg)
 			var out bytes.Buffer
 			for pass := range 2 {
 				if pass == 1 { // a changed page is indexed again
@@ -79,12 +58,7 @@ func TestSecretWikiNamesStoredNowhere(t *testing.T) {
 			if !bytes.Contains(out.Bytes(), []byte("guild-recall: index .: 38 pages, 1 reindexed")) {
 				t.Fatalf("guild-recall did not refresh the %s index:\n%s", backend, out.Bytes())
 			}
-			stored := append(out.Bytes(), storedUnder(t, filepath.Join(dir, ".guild"))...)
-			if dsn != "" {
-				stored = append(stored, tableRows(t, dsn)...)
-			} else if !bytes.Contains(stored, []byte("== file "+filepath.Join(dir, ".guild/indexes/wiki.sqlite"))) {
-				t.Fatal("no wiki.sqlite was written")
-			}
+			stored := everythingStored(t, out.Bytes(), dir, dsn)
 			lower := bytes.ToLower(stored)
 			for rule, name := range names {
 				if bytes.Contains(lower, []byte(strings.ToLower(name[4:20]))) || bytes.Contains(lower, []byte(strings.ToLower(name[len(name)-16:]))) {
@@ -96,6 +70,56 @@ func TestSecretWikiNamesStoredNowhere(t *testing.T) {
 			}
 		})
 	}
+}
+
+// wikiBackends are the wiki index backends a test runs on, each with the
+// lines of .guild/config.toml that choose it: SQLite, and PostgreSQL when
+// a test server is given.
+func wikiBackends() map[string]string {
+	backends := map[string]string{"sqlite": "mechanism = \"sqlite\"\n"}
+	if os.Getenv(pgtest.EnvDSN) != "" {
+		backends["postgres"] = "backend = \"postgres\"\nmechanism = \"postgres\"\n"
+	}
+	return backends
+}
+
+// wikiProject writes pages into a new project whose config chooses the
+// backend (cfg), makes it the working directory, and returns it with the
+// PostgreSQL DSN ("" for SQLite).
+func wikiProject(t *testing.T, pages map[string]string, backend, cfg string) (dir, dsn string) {
+	t.Helper()
+	dir = projectDir(t)
+	if err := writeFiles(dir, pages); err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, ".guild/config.toml")
+	data, err := os.ReadFile(conf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(conf, []byte(strings.Replace(string(data), "wiki_file_threshold = 500\n", cfg, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if backend == "postgres" {
+		dsn = pgtest.DSN(t)
+		t.Setenv("DATABASE_URL", dsn)
+	}
+	t.Chdir(dir)
+	return dir, dsn
+}
+
+// everythingStored is what the tools printed (out), every file under the
+// project's .guild and, with a DSN, every row of the database; without
+// one, the SQLite index must have been written.
+func everythingStored(t *testing.T, out []byte, dir, dsn string) []byte {
+	t.Helper()
+	stored := append(out, storedUnder(t, filepath.Join(dir, ".guild"))...)
+	if dsn != "" {
+		stored = append(stored, tableRows(t, dsn)...)
+	} else if !bytes.Contains(stored, []byte("== file "+filepath.Join(dir, ".guild/indexes/wiki.sqlite"))) {
+		t.Fatal("no wiki.sqlite was written")
+	}
+	return stored
 }
 
 // storedUnder is every file under dir, each after a "== file PATH" line.
