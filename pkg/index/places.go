@@ -112,38 +112,10 @@ type placedWord struct {
 // hold the other runs, the last one a word in which it may end (the
 // certain chain of join, every one of them).
 func (f *File) place(p Pattern, runs [][]wordAt, seps *sepRuns, s Spelling, buf []Hit) []Hit {
-	last := len(p.runs) - 1
-	gap := make([]int32, len(p.gaps))
-	for i, g := range p.gaps {
-		if gap[i] = seps.number(g); gap[i] == 0 {
-			return buf
-		}
-	}
-	// at[i-1] holds, by place, the occurrences of the words that can hold
-	// run i.
-	at := make([]map[uint64]placedWord, last)
-	var occs []Occ
-	for i := 1; i <= last; i++ {
-		at[i-1] = map[uint64]placedWord{}
-		for _, w := range runs[i] {
-			occs = DecodeOccs(f.List(w.k), occs[:0])
-			for _, o := range occs {
-				at[i-1][placeKey(o.Line, o.Col)] = placedWord{o, w.n}
-			}
-		}
-		if len(at[i-1]) == 0 {
-			return buf
-		}
-	}
-	for _, w := range runs[0] {
-		occs = DecodeOccs(f.List(w.k), occs[:0])
-		for _, o := range occs {
-			if h, ok := p.chain(o, w.n, gap, at); ok {
-				h.Term, h.rank = s.Term, int32(s.Rank)+1
-				buf = append(buf, h)
-			}
-		}
-	}
+	f.chains(p, runs, seps, func(_ Occ, h Hit) {
+		h.Term, h.rank = s.Term, int32(s.Rank)+1
+		buf = append(buf, h)
+	})
 	return buf
 }
 
@@ -208,7 +180,7 @@ func (f *File) placeLead(p Pattern, runs [][]wordAt, seps *sepRuns, s Spelling, 
 			return buf, false
 		case HeldYes:
 			h := hits[i]
-			h.Col -= int32(len(p.lead))
+			h.Col = starts[i].Col - int32(len(p.lead)) // the first run starts its word
 			h.Term, h.rank = s.Term, int32(s.Rank)+1
 			buf = append(buf, h)
 		}
@@ -219,8 +191,8 @@ func (f *File) placeLead(p Pattern, runs [][]wordAt, seps *sepRuns, s Spelling, 
 // chains calls fn with the first run's occurrence and the Hit (without
 // its term) of every chain of p's runs in f that is a match but for p's
 // leading separator: join's exact chains, every one of them, the last
-// word followed by p's trailing separator when it has one. The Hit's Col
-// is where the first run starts.
+// word followed by p's trailing separator when it has one. The Hit is
+// chain's: its Col is where the first run starts when it ends its word.
 func (f *File) chains(p Pattern, runs [][]wordAt, seps *sepRuns, fn func(first Occ, h Hit)) {
 	last := len(p.runs) - 1
 	gap := make([]int32, len(p.gaps))
@@ -230,6 +202,8 @@ func (f *File) chains(p Pattern, runs [][]wordAt, seps *sepRuns, fn func(first O
 		}
 	}
 	trailOK := func(o Occ) bool { return p.trail == "" || f.sepStarts(o.Sep, p.trail) }
+	// at[i-1] holds, by place, the occurrences of the words that can hold
+	// run i.
 	at := make([]map[uint64]placedWord, last)
 	var occs []Occ
 	for i := 1; i <= last; i++ {
@@ -253,7 +227,6 @@ func (f *File) chains(p Pattern, runs [][]wordAt, seps *sepRuns, fn func(first O
 				continue
 			}
 			if h, ok := p.chain(o, w.n, gap, at); ok {
-				h.Col = o.Col // the first run starts its word
 				fn(o, h)
 			}
 		}
