@@ -28,3 +28,26 @@ func TestSupersededDecisionNamedBySecret(t *testing.T) {
 		}
 	}
 }
+
+// TestSupersedeNeedsTier: a harvested decision (untrusted) naming a
+// reviewed one (trusted) in supersedes kept it out of the bundle's
+// decisions; a decision is retired only by a page of at least its tier, so
+// it stays, while a trusted decision still retires another.
+func TestSupersedeNeedsTier(t *testing.T) {
+	root := newProject(t, map[string]string{
+		"wiki/decisions/0003-kept.md":   page("type: decision\nowner: reviewed\n", "# ADR 3: invoice search keeps a replica\n\nInvoice search results come from a read replica.\n"),
+		"wiki/decisions/0005-old.md":    page("type: decision\nowner: reviewed\n", "# ADR 5: invoice search via elastic\n\nInvoice search results from elastic, a cluster per tenant.\n"),
+		"wiki/decisions/0006-new.md":    page("type: decision\nowner: reviewed\nsupersedes: [0005-old]\n", "# ADR 6: invoice search stays BM25\n\nInvoice search results stay with BM25.\n"),
+		"wiki/decisions/0007-vendor.md": page("type: decision\nharvested: true\nsupersedes: [0003-kept]\n", "# ADR 7: vendor exports\n\nThe vendor asked about exports.\n"),
+	})
+	bs, err := Build(opts(root), []string{"T2-backend"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bs[0].Text, "ADR 3") || !strings.Contains(bs[0].Text, "ADR 6") {
+		t.Errorf("a trusted decision is missing from the bundle:\n%s", bs[0].Text)
+	}
+	if strings.Contains(bs[0].Text, "ADR 5") {
+		t.Errorf("the superseded decision is in the bundle:\n%s", bs[0].Text)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/rtch/rtch/pkg/lint"
 	"github.com/rtch/rtch/pkg/plan"
 	"github.com/rtch/rtch/pkg/protect"
+	"github.com/rtch/rtch/pkg/recall"
 	"github.com/rtch/rtch/pkg/schema"
 	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/tokens"
@@ -147,7 +148,7 @@ func (pr *project) task(ln *plan.Lane, role *roleLayer) (*lanePlan, error) {
 	}
 	var decisions []*wiki.Page
 	for _, p := range pr.pages {
-		if isUnder(p.Path, "wiki/decisions") && !included[p.Path] && !expired(p, opt.Now) && !pr.superseded(p.Path) {
+		if isUnder(p.Path, "wiki/decisions") && !included[p.Path] && !expired(p, opt.Now) && !pr.superseded(p) {
 			decisions = append(decisions, p)
 		}
 	}
@@ -233,21 +234,32 @@ func (pr *project) pointer(rel string) string {
 	return fmt.Sprintf("%d lines; read it directly", n)
 }
 
-// superseded reports a page some other page's frontmatter supersedes. The
+// superseded reports a page some other page of at least its trust tier
+// supersedes (recall.Retires: the rule guild-recall applies). The
 // supersedes targets are redacted where the frontmatter is read, so a page
 // whose path holds a secret is looked up under its redacted spelling too.
-func (pr *project) superseded(p string) bool {
-	names := []string{p}
-	if secret.InPath(p) {
-		names = append(names, secret.Path(p))
+func (pr *project) superseded(p *wiki.Page) bool {
+	names := []string{p.Path}
+	if secret.InPath(p.Path) {
+		names = append(names, secret.Path(p.Path))
 	}
+	tier := protect.Classify(provenance(p))
 	for _, q := range pr.pages {
-		for _, s := range q.Front.Supersedes {
-			s = strings.TrimSuffix(path.Clean(s), ".md")
-			for _, n := range names {
-				if s == strings.TrimSuffix(n, ".md") || s == strings.TrimSuffix(path.Base(n), ".md") {
-					return true
-				}
+		if listNames(q.Front.Supersedes, names) && recall.Retires(protect.Classify(provenance(q)), tier) {
+			return true
+		}
+	}
+	return false
+}
+
+// listNames reports whether a supersedes list names one of names, by path or
+// file name, with or without ".md".
+func listNames(list, names []string) bool {
+	for _, s := range list {
+		s = strings.TrimSuffix(path.Clean(s), ".md")
+		for _, n := range names {
+			if s == strings.TrimSuffix(n, ".md") || s == strings.TrimSuffix(path.Base(n), ".md") {
+				return true
 			}
 		}
 	}

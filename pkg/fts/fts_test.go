@@ -88,9 +88,10 @@ func TestBuildAndSearch(t *testing.T) {
 			t.Fatalf("category filter: %+v", h)
 		}
 	}
-	sup, err := ix.Superseded(context.Background())
-	if err != nil || !sup["wiki/decisions/old-ledger.md"] || len(sup) != 1 {
-		t.Fatalf("superseded %v %v", sup, err)
+	sup, err := ix.Supersessions(context.Background())
+	if err != nil || len(sup) != 1 || sup[0].Target != "wiki/decisions/old-ledger.md" ||
+		sup[0].By != "wiki/decisions/ledger.md" || sup[0].Page.Front.Importance != 5 {
+		t.Fatalf("supersessions %+v %v", sup, err)
 	}
 }
 

@@ -41,9 +41,9 @@ func TestSecretNamesStoredApart(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("stored names %q, want %q", got, want)
 	}
-	sup, err := ix.Superseded(context.Background())
-	if err != nil || !sup[plain] || len(sup) != 1 {
-		t.Fatalf("superseded %v (%v)", sup, err)
+	sup, err := ix.Supersessions(context.Background())
+	if err != nil || len(sup) != 1 || sup[0].Target != plain {
+		t.Fatalf("supersessions %+v (%v)", sup, err)
 	}
 	ix.Close()
 	if _, st = open(t, root); st.Unchanged != 3 || st.Reindexed() != 0 {

@@ -190,21 +190,39 @@ WHERE s.id IN (?` + strings.Repeat(",?", len(ids)-1) + `)`
 	return out, nil
 }
 
-// Superseded returns the targets named by any page's supersedes field, as
-// written (paths or slugs).
-func (ix *Index) Superseded(ctx context.Context) (map[string]bool, error) {
-	rows, err := ix.reader().QueryContext(ctx, `SELECT target FROM supersedes`)
+// Supersession is one target of one page's supersedes list with the page
+// that names it: a claim to retire another page is weighed by the trust of
+// the page making it (pkg/recall), and that trust follows from the naming
+// page's path and stored metadata, as a hit's does.
+type Supersession struct {
+	// Target is the name as written (a path, file name or slug), masked as
+	// stored.
+	Target string
+	// By is the stored path of the page whose supersedes list names Target.
+	By string
+	// Page is that page's stored metadata.
+	Page PageMeta
+}
+
+// Supersessions returns every page's supersedes targets with the page
+// naming them, in page and list order.
+func (ix *Index) Supersessions(ctx context.Context) ([]Supersession, error) {
+	rows, err := ix.reader().QueryContext(ctx, `SELECT s.target, p.path, p.page FROM supersedes s JOIN pages p ON p.id = s.page_id ORDER BY s.page_id, s.rowid`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]bool{}
+	var out []Supersession
 	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
+		var s Supersession
+		var meta string
+		if err := rows.Scan(&s.Target, &s.By, &meta); err != nil {
 			return nil, err
 		}
-		out[t] = true
+		if err := json.Unmarshal([]byte(meta), &s.Page); err != nil {
+			return nil, fmt.Errorf("%s: stored page %s: %w", RelPath, s.By, err)
+		}
+		out = append(out, s)
 	}
 	return out, rows.Err()
 }

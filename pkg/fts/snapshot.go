@@ -93,9 +93,9 @@ func (s *Snapshot) Search(ctx context.Context, query string, f Filter, limit int
 	return s.ix.Search(ctx, query, f, limit)
 }
 
-// Superseded is Index.Superseded on the snapshot.
-func (s *Snapshot) Superseded(ctx context.Context) (map[string]bool, error) {
-	return s.ix.Superseded(ctx)
+// Supersessions is Index.Supersessions on the snapshot.
+func (s *Snapshot) Supersessions(ctx context.Context) ([]Supersession, error) {
+	return s.ix.Supersessions(ctx)
 }
 
 // Close ends the read transaction and closes the database.

@@ -93,9 +93,10 @@ func TestBuildSearchAndIncremental(t *testing.T) {
 	if err != nil || len(hits) != 1 || hits[0].Path != "wiki/decisions/ledger.md" {
 		t.Fatalf("category filter: %v %v", paths(hits), err)
 	}
-	sup, err := ix.Superseded(ctx)
-	if err != nil || !sup["wiki/decisions/old-ledger.md"] {
-		t.Fatalf("superseded %v %v", sup, err)
+	sup, err := ix.Supersessions(ctx)
+	if err != nil || len(sup) != 1 || sup[0].Target != "wiki/decisions/old-ledger.md" ||
+		sup[0].By != "wiki/decisions/ledger.md" || sup[0].Page.Front.Importance != 5 {
+		t.Fatalf("supersessions %+v %v", sup, err)
 	}
 
 	before, err := os.Stat(filepath.Join(root, StatePath))

@@ -135,21 +135,27 @@ func (ix *Index) corpus(ctx context.Context, terms []string) (fts.Corpus, error)
 	return c, rows.Err()
 }
 
-// Superseded returns the targets named by any page's supersedes field, as
-// written (paths or slugs).
-func (ix *Index) Superseded(ctx context.Context) (map[string]bool, error) {
-	rows, err := ix.tx.Query(ctx, `SELECT DISTINCT unnest(supersedes) FROM guild_pages WHERE wiki = $1`, ix.wiki)
+// Supersessions returns every page's supersedes targets with the page
+// naming them (fts.Supersession), in path and list order.
+func (ix *Index) Supersessions(ctx context.Context) ([]fts.Supersession, error) {
+	rows, err := ix.tx.Query(ctx, `SELECT t.target, p.path, p.page
+FROM guild_pages p, unnest(p.supersedes) WITH ORDINALITY AS t(target, n)
+WHERE p.wiki = $1 ORDER BY p.path COLLATE "C", t.n`, ix.wiki)
 	if err != nil {
 		return nil, ix.wrap("supersedes", err)
 	}
 	defer rows.Close()
-	out := map[string]bool{}
+	var out []fts.Supersession
 	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
+		var s fts.Supersession
+		var meta string
+		if err := rows.Scan(&s.Target, &s.By, &meta); err != nil {
 			return nil, ix.wrap("supersedes", err)
 		}
-		out[t] = true
+		if err := json.Unmarshal([]byte(meta), &s.Page); err != nil {
+			return nil, ix.wrap("stored page "+s.By, err)
+		}
+		out = append(out, s)
 	}
 	return out, rows.Err()
 }

@@ -23,9 +23,7 @@ import (
 	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/graph"
 	"github.com/rtch/rtch/pkg/guildconfig"
-	"github.com/rtch/rtch/pkg/protect"
 	"github.com/rtch/rtch/pkg/schema"
-	"github.com/rtch/rtch/pkg/secret"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -403,7 +401,7 @@ func normCategory(c string) string {
 // excluded applies the page-level policy shared by every mechanism:
 // category, importance gate, expiry, supersession and secrecy. The reason is
 // "" when the page may be recalled.
-func excluded(rel string, m fts.PageMeta, opt Options, set guildconfig.Settings, superseded map[string]bool) string {
+func excluded(rel string, m fts.PageMeta, opt Options, set guildconfig.Settings, superseded superseders) string {
 	if opt.Category != "" && normCategory(m.Category) != normCategory(opt.Category) {
 		return "category"
 	}
@@ -420,36 +418,13 @@ func excluded(rel string, m fts.PageMeta, opt Options, set guildconfig.Settings,
 	if t, ok := parseDate(m.Front.ExpiresAt); ok && !t.After(opt.Now) {
 		return "expired"
 	}
-	// Operator text (the principles, the project overview and goals,
-	// reviewed standards) is retired by editing it, never by another page:
-	// any page may name any other in supersedes, and a harvested or
-	// synthesized page must not take the operator's rules out of every
-	// recall.
-	if supersededName(rel, superseded) && pageTier(rel, m, false) != protect.TierOperator {
+	// Any page may name any other in supersedes: a harvested or synthesized
+	// page must not take a trusted page, or the operator's rules, out of
+	// every recall (superseders.retires).
+	if superseded.retires(rel, m) {
 		return "superseded"
 	}
 	return ""
-}
-
-// supersededName reports a page some supersedes list names by path, file
-// name or slug. The lists are redacted where the frontmatter is read, so a
-// page whose path holds a secret (read from the files under its own path)
-// is looked up under its redacted spelling as well.
-func supersededName(rel string, superseded map[string]bool) bool {
-	if len(superseded) == 0 {
-		return false
-	}
-	names := []string{rel}
-	if secret.InPath(rel) {
-		names = append(names, secret.Path(rel))
-	}
-	for _, n := range names {
-		slug := strings.TrimSuffix(path.Base(n), path.Ext(n))
-		if superseded[n] || superseded[slug] || superseded[path.Base(n)] {
-			return true
-		}
-	}
-	return false
 }
 
 func parseDate(s string) (time.Time, bool) {

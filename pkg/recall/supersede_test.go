@@ -2,11 +2,14 @@ package recall
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rtch/rtch/pkg/guildconfig"
+	"github.com/rtch/rtch/pkg/pgfts/pgtest"
 )
 
 // TestSupersedesPageNamedBySecret: a page whose file name is a token is
@@ -75,4 +78,76 @@ func TestOperatorTextNotSuperseded(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSupersedeNeedsTier: a page supersedes another only from at least the
+// other's tier. A harvested page (untrusted) naming a trusted page left it
+// out of every recall; now the trusted page stays, while a trusted page
+// still retires a trusted and an untrusted one, and a target named by both
+// an untrusted and a trusted page is retired. Every mechanism, both indexes.
+func TestSupersedeNeedsTier(t *testing.T) {
+	const trusted = "owner: reviewed\n"
+	pages := map[string]string{
+		"wiki/concepts/kept.md":       trusted + "---\n# Kept ledger\n\nThe quota ledger keeps a nightly snapshot.\n",
+		"wiki/concepts/old-trust.md":  trusted + "---\n# Old trusted ledger\n\nThe quota ledger was kept in redis.\n",
+		"wiki/concepts/old-loose.md":  "---\n# Old loose ledger\n\nThe quota ledger was kept in memcached.\n",
+		"wiki/concepts/both.md":       trusted + "---\n# Both ledger\n\nThe quota ledger was kept in etcd.\n",
+		"wiki/concepts/new-ledger.md": trusted + "supersedes: [old-trust, wiki/concepts/old-loose.md, both]\n---\n# New ledger\n\nThe quota ledger lives in postgres.\n",
+		"wiki/sources/vendor.md":      "type: source\nharvested: true\nsupersedes: [kept, both, wiki/concepts/kept.md]\n---\n# Vendor notes\n\nThe vendor asked about the quota ledger.\n",
+	}
+	for mech, set := range backends(t) {
+		t.Run(mech, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "ledgerly")
+			for rel, text := range pages {
+				write(t, root, rel, []byte("---\n"+text))
+			}
+			got := recalledPaths(t, root, "quota ledger", set, mech)
+			for _, p := range []string{"wiki/concepts/kept.md", "wiki/concepts/new-ledger.md", "wiki/sources/vendor.md"} {
+				if !got[p] {
+					t.Errorf("%s not recalled (chunks %v)", p, got)
+				}
+			}
+			for _, p := range []string{"wiki/concepts/old-trust.md", "wiki/concepts/old-loose.md", "wiki/concepts/both.md"} {
+				if got[p] {
+					t.Errorf("the superseded %s is recalled", p)
+				}
+			}
+		})
+	}
+}
+
+// backends are the wiki mechanisms by name: the two in-memory ones, the
+// SQLite index, and the PostgreSQL index when a test server is set.
+func backends(t *testing.T) map[string]guildconfig.Settings {
+	sets := map[string]guildconfig.Settings{}
+	for _, m := range []string{SourceFileBM25, SourceFSScan, SourceSQLite} {
+		set := guildconfig.Defaults()
+		set.Mechanism = m
+		sets[m] = set
+	}
+	if os.Getenv(pgtest.EnvDSN) != "" {
+		set := guildconfig.Defaults()
+		set.Backend, set.DSN = SourcePostgres, pgtest.DSN(t)
+		set.WikiFileThreshold = 1
+		sets[SourcePostgres] = set
+	}
+	return sets
+}
+
+// recalledPaths recalls q and returns the source paths of its chunks,
+// checking that an index mechanism used its index.
+func recalledPaths(t *testing.T, root, q string, set guildconfig.Settings, mech string) map[string]bool {
+	t.Helper()
+	res, err := Recall(context.Background(), Options{Root: root, Query: q, Settings: set, Now: time.Unix(1795000000, 0), Tool: "test", RunID: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := res.Index["."]; ok != (mech == SourceSQLite || mech == SourcePostgres) {
+		t.Fatalf("%s: index used %v (source %s)", mech, ok, res.Source)
+	}
+	got := map[string]bool{}
+	for _, c := range res.Chunks {
+		got[c.SourcePath] = true
+	}
+	return got
 }

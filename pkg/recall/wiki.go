@@ -205,7 +205,7 @@ func sqliteFilter(opt Options, set guildconfig.Settings) fts.Filter {
 // searcher is an open index or a snapshot of one.
 type searcher interface {
 	Search(ctx context.Context, query string, f fts.Filter, limit int) ([]fts.Hit, error)
-	Superseded(ctx context.Context) (map[string]bool, error)
+	Supersessions(ctx context.Context) ([]fts.Supersession, error)
 }
 
 // pickHits applies the page policy to the index's first hits (for
@@ -214,11 +214,13 @@ type searcher interface {
 func pickHits(ctx context.Context, opt Options, set guildconfig.Settings, ix searcher, filter fts.Filter, hits []fts.Hit) ([]chunk, error) {
 	want := opt.Limit
 	var err error
-	var superseded map[string]bool
+	var superseded superseders
 	if len(hits) > 0 {
-		if superseded, err = ix.Superseded(ctx); err != nil {
+		list, err := ix.Supersessions(ctx)
+		if err != nil {
 			return nil, err
 		}
+		superseded = fromIndex(list)
 	}
 	var out []chunk
 	for {
@@ -258,9 +260,9 @@ func pickHits(ctx context.Context, opt Options, set guildconfig.Settings, ix sea
 }
 
 // readPages reads the listed pages, reporting unreadable ones, and returns
-// them with the union of their supersedes lists.
-func readPages(opt Options, root string, files []wiki.File, warn func(string), each func(*wiki.Page)) map[string]bool {
-	superseded := map[string]bool{}
+// the targets of their supersedes lists weighed by their tiers.
+func readPages(opt Options, root string, files []wiki.File, warn func(string), each func(*wiki.Page)) superseders {
+	superseded := superseders{}
 	for _, f := range files {
 		p, diags, err := wiki.Read(root, f)
 		for _, d := range diags {
@@ -270,9 +272,7 @@ func readPages(opt Options, root string, files []wiki.File, warn func(string), e
 			report(opt, warn, wiki.ReadError(f.Path, err))
 			continue
 		}
-		for _, s := range p.Front.Supersedes {
-			superseded[s] = true
-		}
+		superseded.addPage(p.Path, pageMeta(p))
 		each(p)
 	}
 	return superseded
@@ -310,7 +310,7 @@ func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Setti
 		reads[i] = r
 	})
 	// Diagnostics in listing order, as readPages reports them.
-	superseded := map[string]bool{}
+	superseded := superseders{}
 	for i, r := range reads {
 		for _, d := range r.diags {
 			report(opt, warn, d)
@@ -319,9 +319,7 @@ func fileBM25(opt Options, root string, files []wiki.File, set guildconfig.Setti
 			report(opt, warn, wiki.ReadError(files[i].Path, r.err))
 			continue
 		}
-		for _, s := range r.page.Front.Supersedes {
-			superseded[s] = true
-		}
+		superseded.addPage(r.page.Path, pageMeta(r.page))
 	}
 	type doc struct {
 		page *wiki.Page
