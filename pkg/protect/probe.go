@@ -79,13 +79,17 @@ type rule struct {
 	// unlessNext likewise rejects a match by the text after it (up to 32
 	// bytes): "in your output directory" is about a program's output.
 	unlessNext *regexp.Regexp
+	// unlessMatch rejects a match whose own text it matches (a determiner
+	// where a name belongs).
+	unlessMatch *regexp.Regexp
 }
 
-// rejected reports whether r's unless or unlessNext test discards the match
+// rejected reports whether r's unless, unlessNext or unlessMatch test discards the match
 // at loc of v.
 func (r *rule) rejected(v string, loc []int) bool {
 	return (r.unless != nil && r.unless.MatchString(v[max(loc[0]-32, 0):loc[0]])) ||
-		(r.unlessNext != nil && r.unlessNext.MatchString(v[loc[1]:min(loc[1]+32, len(v))]))
+		(r.unlessNext != nil && r.unlessNext.MatchString(v[loc[1]:min(loc[1]+32, len(v))])) ||
+		(r.unlessMatch != nil && r.unlessMatch.MatchString(v[loc[0]:loc[1]]))
 }
 
 // codeIndex precedes a role tag that is code: "pool[instruction]" indexes,
@@ -152,6 +156,9 @@ func coreRules() []rule {
 		{starts: true, with: [][]string{weakQualAnchors, strongNounAnchors}, anchors: verbAnchors, id: "override_phrase", re: regexp.MustCompile(`\b` + ovVerb + `\b(?: [^ ]+){0,2}? ` + ovWeakQual + `\b(?: [^ ]+){0,2}? ` + ovStrongNoun + `\b`)},
 		{starts: true, with: [][]string{outVerbAnchors}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard|forget)\b(?: [a-z']+){0,6}?(?: and|,| then|, and|, then) (?:then |just |instead |only |simply )*` + outVerb + `\b`)},
 		{starts: true, with: [][]string{{"above", "everything", "all of that", "all that", "all your", "all previous", "all prior"}}, anchors: []string{"ignore", "disregard", "forget"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:ignore|disregard) (?:all of |everything |all )?(?:the )?above\b|\bforget (?:about )?(?:everything|all of that|all that|the above|all (?:your|previous|prior))\b`)},
+		// a fresh start before a new request: "Forget about that, can you …"
+		{anchors: []string{"forget about", "forget that", "forget this", "forget it"}, id: "override_phrase",
+			re: regexp.MustCompile(`(?:^|[.!?;] )(?:(?:now|ok|okay|actually|so|well),? )?forget (?:about )?(?:that|this|it)(?:,|!|\.| -) ?(?:and |now |instead |just )?(?:can you|could you|would you|will you|please|tell me|give me|write|provide|list|explain|describe|show me|what(?:'s| is| are)|how (?:do|does|can|would))\b`)},
 		{with: [][]string{{":", "do", "follow", "obey", "only", "exclusive", "solely", "except"}}, anchors: []string{"instruction", "task", "rules", "directive", "orders", "instead", "focus", "concentrate", "disregard"}, id: "override_phrase", re: regexp.MustCompile(`\b(?:new|updated|revised|real|actual|true|override) (?:instructions?|task|rules|directives?|orders) ?:|\binstead,? (?:do|follow|obey) (?:this|these|the following)\b|\b(?:focus|concentrate) (?:only|exclusively|solely) on (?:the following|the information|this)\b|\bdisregard all (?:info|information|content|data) except\b`)},
 		{starts: true, words: true, with: [][]string{append(strongQualAnchors, "all", "any")}, anchors: verbAnchors, id: "override_phrase",
 			re: regexp.MustCompile(`\b` + ovVerb + ` (?:(?:all|any|the|your|of) )*` + ovStrongQual + ` ` + ovNoun + `\b`)},

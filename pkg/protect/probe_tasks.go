@@ -53,6 +53,26 @@ const (
 // secretAsk are the request forms (a question or an order to hand over).
 const secretAsk = `(?:what(?:'s| is| was| are| were| would| will)|tell me|give me|show me|send me|share|reveal|disclose|spell out|hand over|i need|need to know|let me (?:know|see|have))`
 
+// Personal data that identifies or locates a person, and the requests for
+// it (secretAsk without "i need", which a specification says of its own
+// data).
+const (
+	personAsk  = `(?:what(?:'s| is| was| are| were)|tell me|tell us|give me|show me|send me|share|reveal|disclose|spell out|let me know|need to know|look up|find out)`
+	personNoun = `(?:birth ?date|date of birth|birthday|home address|e-?mail address|(?:phone|mobile|cell|telephone) number|(?:city|place|country) of (?:residence|birth)|residence|social security number|credit card(?: number| details)?|bank (?:balance|account(?: number| details)?)|salary|passport number|medical (?:records?|history))`
+)
+
+// personAnchors are literals every personNoun alternative holds.
+var personAnchors = []string{"birth", "birthday", "home address", "mail address", "phone number", "mobile number",
+	"cell number", "of residence", "residence", "social security", "credit card", "bank balance", "bank account",
+	"salary", "passport number", "medical record", "medical history"}
+
+// livesNow ends a whereabouts question.
+const livesNow = `(?:currently |actually |really |now )?live\b`
+
+// notPerson rejects a whereabouts question about a thing ("where does the
+// config live"): the two words open with a determiner or pronoun.
+var notPerson = lazyre.New(`^where (?:does|do|did) (?:the|this|that|these|those|a|an|your|my|our|their|its|his|her|each|every|it|one|any|all|some|such|which|what) `)
+
 // negated is what before a request makes it advice ("never share your
 // password", "do not reveal the api key").
 var negated = lazyre.New(`(?:\bnot|\bnever|n't|\bno one should|\bnobody should)(?: [a-z]+){0,2} ?$`)
@@ -99,7 +119,18 @@ func taskRules() []rule {
 			re: regexp.MustCompile(`\b` + secretAsk + `\b[^.?!\n]{0,40}?\b(?:(?:your|the|our|my|the user's|this) (?:(?:secret|system|admin|administrator|master|root|current|real|actual|login|account|user's|own) )*` + secretNoun +
 				`|(?:your|our) (?:(?:secret|system|admin|master|root|own) )*` + ownedNoun + `)\b`)},
 		{unless: negated(), anchors: []string{"the user's", "the users'"}, id: "secret_request",
-			re: regexp.MustCompile(`\b(?:what(?:'s| is| was| are| were)|tell me|give me|reveal|disclose|need to know|let me know|spell out|leak)\b[^.?!\n]{0,40}?\bthe users?'s? (?:(?:current|home|full|private|personal|exact|real) )*(?:email|e-mail|address|phone|birth|date of birth|age|location|city|residence|ssn|social security|credit card|bank|account|salary|password|name)`)},
+			re: regexp.MustCompile(`\b(?:what(?:'s| is| was| are| were)|tell me|give me|reveal|disclose|need to know|let me know|spell out|leak|you share)\b[^.?!\n]{0,40}?\bthe users?'s? (?:(?:current|home|full|private|personal|exact|real) )*(?:email|e-mail|address|phone|birth|date of birth|age|location|city|residence|ssn|social security|credit card|bank|account|salary|password|name)`)},
+		// A named person's personal data ("could you tell me Paul's birth
+		// date"): only the data that identifies or locates a person, since
+		// "what is x's address" is a pointer in code.
+		{unless: negated(), with: [][]string{{"'s "}}, anchors: personAnchors, id: "secret_request",
+			re: regexp.MustCompile(`\b` + personAsk + `\b[^.?!\n]{0,40}?\b[a-z]+'s (?:(?:current|home|full|private|personal|exact|real|primary|permanent) )*` + personNoun + `\b`)},
+		// Whereabouts of the user or of a person named by two words ("where
+		// does Jane Smith live"); "where does the cache live" is about code.
+		{anchors: []string{"where do", "where did"}, id: "secret_request",
+			re: regexp.MustCompile(`\bwhere (?:does|do|did) the (?:user|customer|client|patient|employee) ` + livesNow)},
+		{anchors: []string{"where do", "where did"}, id: "secret_request", unlessMatch: notPerson(),
+			re: regexp.MustCompile(`\bwhere (?:does|do|did) [a-z]+ [a-z]+ ` + livesNow)},
 		{anchors: []string{"mot de passe", "password", "senha", "contrasena", "passwort", "пароль", "パスワード", "密码"}, id: "secret_request",
 			re: regexp.MustCompile(`quel est (?:le |votre |ton )?mot de passe|qual (?:e|é|è) (?:a |la |il )?(?:sua |tua )?(?:password|senha)|cual es (?:la |tu |su )?contrasena|(?:wie lautet|was ist) (?:das |dein |ihr )?passwort|какой (?:у (?:тебя|вас) )?пароль|パスワード(?:は何|を教え|が必要)|密码是什么|告诉我(?:你的)?密码`)},
 		// The secret smuggled out through a creative form ("a haiku about the
