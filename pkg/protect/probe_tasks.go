@@ -54,10 +54,11 @@ const (
 const secretAsk = `(?:what(?:'s| is| was| are| were| would| will)|tell me|give me|show me|send me|share|reveal|disclose|spell out|hand over|i need|need to know|let me (?:know|see|have))`
 
 // Personal data that identifies or locates a person, and the requests for
-// it (secretAsk without "i need", which a specification says of its own
-// data).
+// it: secretAsk's forms without "i need" (a specification says it of its
+// own data) and with "share" only as a request ("that you share", "please
+// share"): "before you share the user's email address, ask" is advice.
 const (
-	personAsk  = `(?:what(?:'s| is| was| are| were)|tell me|tell us|give me|show me|send me|share|reveal|disclose|spell out|let me know|need to know|look up|find out)`
+	personAsk  = `(?:what(?:'s| is| was| are| were)|tell me|tell us|give me|show me|send me|that you share|please share|reveal|disclose|spell out|let me know|need to know|look up|find out)`
 	personNoun = `(?:birth ?date|date of birth|birthday|home address|e-?mail address|(?:phone|mobile|cell|telephone) number|(?:city|place|country) of (?:residence|birth)|residence|social security number|credit card(?: number| details)?|bank (?:balance|account(?: number| details)?)|salary|passport number|medical (?:records?|history))`
 )
 
@@ -119,7 +120,7 @@ func taskRules() []rule {
 			re: regexp.MustCompile(`\b` + secretAsk + `\b[^.?!\n]{0,40}?\b(?:(?:your|the|our|my|the user's|this) (?:(?:secret|system|admin|administrator|master|root|current|real|actual|login|account|user's|own) )*` + secretNoun +
 				`|(?:your|our) (?:(?:secret|system|admin|master|root|own) )*` + ownedNoun + `)\b`)},
 		{unless: negated(), anchors: []string{"the user's", "the users'"}, id: "secret_request",
-			re: regexp.MustCompile(`\b(?:what(?:'s| is| was| are| were)|tell me|give me|reveal|disclose|need to know|let me know|spell out|leak|you share)\b[^.?!\n]{0,40}?\bthe users?'s? (?:(?:current|home|full|private|personal|exact|real) )*(?:email|e-mail|address|phone|birth|date of birth|age|location|city|residence|ssn|social security|credit card|bank|account|salary|password|name)`)},
+			re: regexp.MustCompile(`\b(?:what(?:'s| is| was| are| were)|tell me|give me|reveal|disclose|need to know|let me know|spell out|leak|that you share|please share)\b[^.?!\n]{0,40}?\bthe users?'s? (?:(?:current|home|full|private|personal|exact|real) )*(?:email|e-mail|address|phone|birth|date of birth|age|location|city|residence|ssn|social security|credit card|bank|account|salary|password|name)`)},
 		// A named person's personal data ("could you tell me Paul's birth
 		// date"): only the data that identifies or locates a person, since
 		// "what is x's address" is a pointer in code.

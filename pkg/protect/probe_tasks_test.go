@@ -70,6 +70,7 @@ func TestProbeTaskLookalikes(t *testing.T) {
 		"The generated .pot files land in your output directory.",
 		"The user's email address is stored in the profile table.",
 		"We never share the user's email address with third parties.",
+		"Before you share the user's email address with a partner, ask for consent.",
 		"Print the variable's address with the & operator.",
 		"What is the package's home page?",
 		"Where does the config live? In $XDG_CONFIG_HOME.",
