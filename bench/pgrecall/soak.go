@@ -15,6 +15,7 @@ import (
 
 	"github.com/rtch/rtch/pkg/fts"
 	"github.com/rtch/rtch/pkg/pgfts"
+	"github.com/rtch/rtch/pkg/recall"
 	"github.com/rtch/rtch/pkg/wiki"
 )
 
@@ -24,8 +25,13 @@ import (
 // Readers open a snapshot, check it (Verify) and search it. Afterwards one
 // last refresh and a page-by-page comparison with the checkout.
 func soak(ctx context.Context, c config, dsn, root string) error {
-	name := filepath.Base(root) // the name guild-recall gave the wiki
-	opt := pgfts.Options{DSN: dsn, Wiki: name}
+	// the name guild-recall gave the wiki, and the tree it bound it to
+	name := filepath.Base(root)
+	tree, err := recall.TreeIdentity(ctx, root)
+	if err != nil {
+		return err
+	}
+	opt := pgfts.Options{DSN: dsn, Wiki: name, Tree: tree}
 	files, _, err := wiki.List(root, 0)
 	if err != nil {
 		return err

@@ -37,7 +37,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 		generation(t, r, n, g)
 		roots = append(roots, r)
 	}
-	if _, _, _, err := Open(ctx, roots[0], Options{DSN: dsn, Wiki: "w", Now: later}); err != nil {
+	if _, _, _, err := Open(ctx, roots[0], Options{DSN: dsn, Wiki: "w", Tree: team, Now: later}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(4 * time.Second)
@@ -50,7 +50,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 		go func(w int) {
 			defer wg.Done()
 			for i := 0; time.Now().Before(deadline); i++ {
-				ix, st, _, err := Open(ctx, roots[(w+i)%len(roots)], Options{DSN: dsn, Wiki: "w", Now: later})
+				ix, st, _, err := Open(ctx, roots[(w+i)%len(roots)], Options{DSN: dsn, Wiki: "w", Tree: team, Now: later})
 				if err != nil {
 					errs <- fmt.Errorf("writer %d: %w", w, err)
 					return
@@ -92,7 +92,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 
 // checkSnapshot opens a snapshot and checks it holds one whole generation.
 func checkSnapshot(ctx context.Context, dsn string, n int) error {
-	ix, err := OpenSnapshot(ctx, Options{DSN: dsn, Wiki: "w"})
+	ix, err := OpenSnapshot(ctx, Options{DSN: dsn, Wiki: "w", Tree: team})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,10 @@
 //     the pages that left or changed, inserts the new and changed ones, and
 //     writes the new digest. Two writers therefore serialise, the second
 //     seeing what the first committed; no page is lost or doubled.
+//   - A wiki's name is bound to the identity of the tree that first wrote
+//     it (Options.Tree, guild_wikis.tree). The refresh transaction checks
+//     the binding under the wiki's lock before it deletes anything, and a
+//     tree of another identity gets a *TreeError unless it claims the name.
 //   - Everything a recall reads after its refresh (searches, supersedes,
 //     diagnostics) runs in one REPEATABLE READ READ ONLY transaction: a
 //     reader sees the index before a concurrent refresh or after it, never
@@ -65,6 +69,16 @@ type Options struct {
 	DSN string
 	// Wiki names this wiki inside the database.
 	Wiki string
+	// Tree identifies the checkout Open refreshes the wiki from (the
+	// caller's choice, recall.TreeIdentity: clones of one repository
+	// share it). The wiki's name is bound to the tree that first writes
+	// it; a refresh from a tree of another identity fails with a
+	// *TreeError and writes nothing. Required by Open.
+	Tree string
+	// Claim binds the name to Tree whatever tree it was bound to: the
+	// operator's way to take over a wiki (a moved or re-created
+	// repository). The other tree's next refresh then fails.
+	Claim bool
 	// MaxPageBytes skips larger pages (wiki.DefaultMaxFileBytes when zero).
 	MaxPageBytes int64
 	// Files and ListDiags are the caller's wiki.List of the root (walked
@@ -87,10 +101,12 @@ type Options struct {
 
 // Index is an open, refreshed wiki index inside a read snapshot.
 type Index struct {
-	conn *pgx.Conn
-	tx   pgx.Tx // the read snapshot every query of this Index runs in
-	wiki string
-	host string
+	conn  *pgx.Conn
+	tx    pgx.Tx // the read snapshot every query of this Index runs in
+	wiki  string
+	host  string
+	tree  string // the refreshing checkout's identity (Options.Tree)
+	claim bool
 }
 
 // ConnectError is a server that cannot be reached or refuses the
@@ -103,6 +119,26 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string { return "postgres " + e.Host + ": " + e.Msg }
+
+// TreeError is a refresh from a tree other than the one the wiki's name is
+// bound to. Nothing was written.
+type TreeError struct {
+	Host, Wiki string
+	// Bound is the identity the name is bound to, Tree the refreshing
+	// checkout's.
+	Bound, Tree string
+}
+
+func (e *TreeError) Error() string {
+	return fmt.Sprintf("postgres %s: wiki %q belongs to the tree %s, not to this one (%s): refusing to overwrite its pages",
+		e.Host, e.Wiki, e.Bound, e.Tree)
+}
+
+// Hint names the two ways out.
+func (e *TreeError) Hint() string {
+	return fmt.Sprintf("give this wiki a name of its own with index.wiki in .guild/config.toml; "+
+		"or, if %q is this tree's wiki (the repository was moved or re-created), run guild-recall once with --claim-wiki", e.Wiki)
+}
 
 // SchemaError is a database whose index schema this version cannot use.
 type SchemaError struct {
@@ -131,6 +167,9 @@ func Open(ctx context.Context, root string, opt Options) (*Index, fts.Stats, []w
 	if opt.Wiki == "" {
 		return nil, st, nil, errors.New("postgres index: no wiki name")
 	}
+	if opt.Tree == "" {
+		return nil, st, nil, errors.New("postgres index: no tree identity")
+	}
 	if opt.Files == nil {
 		var err error
 		if opt.Files, opt.ListDiags, err = wiki.List(root, opt.MaxPageBytes); err != nil {
@@ -141,7 +180,7 @@ func Open(ctx context.Context, root string, opt Options) (*Index, fts.Stats, []w
 	if err != nil {
 		return nil, st, nil, err
 	}
-	ix := &Index{conn: conn, wiki: opt.Wiki, host: host}
+	ix := &Index{conn: conn, wiki: opt.Wiki, host: host, tree: opt.Tree, claim: opt.Claim}
 	fail := func(err error) (*Index, fts.Stats, []wiki.Diagnostic, error) {
 		ix.Close()
 		return nil, st, nil, err
@@ -150,6 +189,10 @@ func Open(ctx context.Context, root string, opt Options) (*Index, fts.Stats, []w
 		return fail(err)
 	}
 	st, diags, err := ix.refresh(ctx, root, opt)
+	var te *TreeError
+	if errors.As(err, &te) {
+		return fail(te)
+	}
 	if err != nil {
 		return fail(ix.wrap("refresh", err))
 	}

@@ -39,7 +39,7 @@ func project(t *testing.T) string {
 
 func open(t *testing.T, root, dsn string) (*Index, fts.Stats, []string) {
 	t.Helper()
-	ix, st, diags, err := Open(context.Background(), root, Options{DSN: dsn, Wiki: "w", Now: later})
+	ix, st, diags, err := Open(context.Background(), root, Options{DSN: dsn, Wiki: "w", Tree: team, Now: later})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	if err := pgtest.Exec(ctx, dsn, `UPDATE guild_schema SET version = 99`); err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, err := Open(ctx, root, Options{DSN: dsn, Wiki: "w"})
+	_, _, _, err := Open(ctx, root, Options{DSN: dsn, Wiki: "w", Tree: team})
 	var se *SchemaError
 	if !errors.As(err, &se) || se.Found != 99 || !strings.Contains(err.Error(), "upgrade guild-recall") {
 		t.Fatalf("err = %v, want a SchemaError with a hint", err)
@@ -159,7 +159,7 @@ func TestConnectErrors(t *testing.T) {
 	dsn := pgtest.DSN(t)
 	ctx := context.Background()
 	root := project(t)
-	_, _, _, err := Open(ctx, root, Options{DSN: "host=127.0.0.1 port=1 user=u password=hunter2secret dbname=d connect_timeout=5", Wiki: "w"})
+	_, _, _, err := Open(ctx, root, Options{DSN: "host=127.0.0.1 port=1 user=u password=hunter2secret dbname=d connect_timeout=5", Wiki: "w", Tree: team})
 	var ce *ConnectError
 	if !errors.As(err, &ce) || ce.Host != "127.0.0.1:1" || strings.Contains(err.Error(), "hunter2secret") {
 		t.Fatalf("unreachable: %v", err)
@@ -168,7 +168,7 @@ func TestConnectErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, err = Open(ctx, root, Options{DSN: bad, Wiki: "w"})
+	_, _, _, err = Open(ctx, root, Options{DSN: bad, Wiki: "w", Tree: team})
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "password authentication failed") || strings.Contains(err.Error(), "wrong-pass-4711") {
 		t.Fatalf("wrong password: %v", err)
 	}

@@ -44,10 +44,11 @@ func (ix *Index) refresh(ctx context.Context, root string, opt Options) (fts.Sta
 	diags = append(diags, rdiags...)
 	digest := digestOf(hashesOf(pages))
 	var stored string
+	var tree *string
 	var n int
-	err := ix.conn.QueryRow(ctx, `SELECT digest, pages FROM guild_wikis WHERE wiki = $1`, ix.wiki).Scan(&stored, &n)
+	err := ix.conn.QueryRow(ctx, `SELECT digest, pages, tree FROM guild_wikis WHERE wiki = $1`, ix.wiki).Scan(&stored, &n, &tree)
 	switch {
-	case err == nil && stored == digest:
+	case err == nil && stored == digest && tree != nil && *tree == ix.tree && !ix.claim:
 		st.Unchanged, st.Pages = len(pages), n
 	case err == nil || errors.Is(err, pgx.ErrNoRows):
 		var dead int64
@@ -180,8 +181,7 @@ func (ix *Index) write(ctx context.Context, root string, pages map[string]named,
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, int32(wikiLockClass), ix.wiki); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO guild_wikis(wiki, digest, pages, generation, updated_at)
-VALUES ($1, '', 0, 0, now()) ON CONFLICT (wiki) DO NOTHING`, ix.wiki); err != nil {
+		if err := ix.bind(ctx, tx); err != nil {
 			return err
 		}
 		have, err := storedHashes(ctx, tx, ix.wiki)
@@ -250,6 +250,29 @@ WHERE wiki = $1`, ix.wiki, digestOf(digest), len(final))
 		return err
 	})
 	return st, dead, err
+}
+
+// bind creates the wiki's row bound to this tree, or checks that the
+// existing row is bound to it, under the wiki's lock: a row bound to
+// another tree is a *TreeError unless the caller claims the name; an
+// unbound row (written before the binding existed) is bound now.
+func (ix *Index) bind(ctx context.Context, tx pgx.Tx) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO guild_wikis(wiki, digest, pages, generation, updated_at, tree)
+VALUES ($1, '', 0, 0, now(), $2) ON CONFLICT (wiki) DO NOTHING`, ix.wiki, ix.tree); err != nil {
+		return err
+	}
+	var bound *string
+	err := tx.QueryRow(ctx, `SELECT tree FROM guild_wikis WHERE wiki = $1`, ix.wiki).Scan(&bound)
+	switch {
+	case err != nil:
+		return err
+	case bound != nil && *bound == ix.tree:
+		return nil
+	case bound != nil && !ix.claim:
+		return &TreeError{Host: ix.host, Wiki: ix.wiki, Bound: *bound, Tree: ix.tree}
+	}
+	_, err = tx.Exec(ctx, `UPDATE guild_wikis SET tree = $2 WHERE wiki = $1`, ix.wiki, ix.tree)
+	return err
 }
 
 // vacuumTables are the tables a refresh rewrites.

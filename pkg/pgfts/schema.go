@@ -80,6 +80,11 @@ CREATE TABLE guild_terms(
 	// 6: a page whose sensitivity is secret keeps no sections, title or
 	// aliases (fts.StoredSections): the rows written before may hold them.
 	`DELETE FROM guild_wikis;`,
+	// 7: a wiki's name is bound to the tree that writes it (Options.Tree):
+	// a refresh from a tree of another identity fails instead of
+	// overwriting the wiki. A wiki written before (tree NULL) is bound by
+	// its next refresh.
+	`ALTER TABLE guild_wikis ADD COLUMN tree text;`,
 }
 
 // SchemaVersion is the index schema this package reads and writes.

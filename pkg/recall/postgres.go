@@ -14,8 +14,8 @@ import (
 
 // searchPostgres refreshes the root's wiki in the shared PostgreSQL index
 // and searches it. Unlike the SQLite index there is no fallback: a server
-// that cannot be reached, refuses the credentials or holds a newer schema
-// is an InputError (nothing recalled, nothing written), and any later
+// that cannot be reached, refuses the credentials or holds a newer schema,
+// a wiki name bound to another tree, or a shallow clone is an InputError (nothing recalled, nothing written), and any later
 // failure is an error too — a team that configured a shared index must not
 // silently get another mechanism's answer.
 func searchPostgres(ctx context.Context, opt Options, root string, files []wiki.File, listDiags []wiki.Diagnostic, set guildconfig.Settings, res *Result, warn func(string)) ([]chunk, error) {
@@ -24,8 +24,12 @@ func searchPostgres(ctx context.Context, opt Options, root string, files []wiki.
 	}
 	rel, _ := filepath.Rel(opt.Root, root)
 	rel = filepath.ToSlash(rel)
-	popt := pgfts.Options{DSN: set.DSN, DSNFile: set.DSNFile, Wiki: wikiName(opt.Root, rel, set), MaxPageBytes: set.MaxPageBytes,
-		Files: files, ListDiags: listDiags, Now: indexClock}
+	tree, err := TreeIdentity(ctx, root)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	popt := pgfts.Options{DSN: set.DSN, DSNFile: set.DSNFile, Wiki: wikiName(opt.Root, rel, set), Tree: tree, Claim: opt.ClaimWiki,
+		MaxPageBytes: set.MaxPageBytes, Files: files, ListDiags: listDiags, Now: indexClock}
 	if opt.Progress != nil {
 		popt.Progress = func(done, total int) { opt.Progress(rel, done, total) }
 	}
@@ -34,7 +38,8 @@ func searchPostgres(ctx context.Context, opt Options, root string, files []wiki.
 		var ce *pgfts.ConnectError
 		var se *pgfts.SchemaError
 		var re *pgtrust.Refusal
-		if errors.As(err, &ce) || errors.As(err, &se) || errors.As(err, &re) {
+		var te *pgfts.TreeError
+		if errors.As(err, &ce) || errors.As(err, &se) || errors.As(err, &re) || errors.As(err, &te) {
 			return nil, &InputError{err}
 		}
 		return nil, err

@@ -65,6 +65,11 @@ type Options struct {
 	// Progress, when set, reports index builds: the guild root (relative),
 	// pages done and pages to do; done == total ends a build.
 	Progress func(root string, done, total int)
+	// ClaimWiki binds the postgres wiki names of this recall to this tree
+	// even when another tree's refresh wrote them (pgfts.Options.Claim):
+	// the operator's --claim-wiki, never a configuration key, which the
+	// repository could set.
+	ClaimWiki bool
 }
 
 // Result is a protected recall: the guild.recall payload plus what the

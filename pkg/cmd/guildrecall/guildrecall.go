@@ -27,7 +27,7 @@ import (
 type options struct {
 	query, cwd, runID, category string
 	limit                       int
-	pretty, indexStats          bool
+	pretty, indexStats, claim   bool
 	fs                          *flag.FlagSet
 }
 
@@ -73,6 +73,7 @@ guild-recall --query "callers of ledger.Post" --jq '.source == "structural"'`,
 			fs.IntVar(&o.limit, "limit", 10, "at most `N` wiki chunks and N graph chunks")
 			fs.BoolVar(&o.pretty, "json", false, "print the record as one indented JSON object instead of an NDJSON line")
 			fs.BoolVar(&o.indexStats, "index-stats", false, "report on stderr what the index refresh (FTS5 or postgres) did")
+			fs.BoolVar(&o.claim, "claim-wiki", false, "postgres: bind the wiki's name to this tree although another tree wrote it (that tree's next refresh then fails)")
 		},
 		Run: func(ctx context.Context, env *cli.Env) error { return run(ctx, env, o) },
 	}
@@ -123,7 +124,7 @@ func run(ctx context.Context, env *cli.Env, o *options) error {
 	}
 	res, err := recall.Recall(ctx, recall.Options{
 		Root: root, Query: o.query, RunID: o.runID, Category: o.category, Limit: o.limit,
-		Settings: cfg.Settings(), Now: now, Tool: "guild-recall",
+		Settings: cfg.Settings(), Now: now, Tool: "guild-recall", ClaimWiki: o.claim,
 		Warn: func(s string) { env.Warnf("%s", s) },
 		Progress: func(root string, done, total int) {
 			if done >= total {

@@ -1,0 +1,143 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rtch/rtch/pkg/guildconfig"
+	"github.com/rtch/rtch/pkg/pgfts"
+	"github.com/rtch/rtch/pkg/pgfts/pgtest"
+)
+
+// gitRun runs git in dir with a fixed author, failing t on an error.
+func gitRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// gitProject makes a guild project at dir whose one wiki page says text,
+// committed as the repository's first commit.
+func gitProject(t *testing.T, dir, text string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	write(t, dir, "wiki/concepts/ledger.md", []byte("# Ledger\n\n"+text+"\n"))
+	gitRun(t, dir, "init", "-q")
+	gitRun(t, dir, "add", ".")
+	gitRun(t, dir, "commit", "-q", "-m", "first")
+	return dir
+}
+
+func identity(t *testing.T, root string) string {
+	t.Helper()
+	id, err := TreeIdentity(context.Background(), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// TestTreeIdentity: clones of one repository have one identity, another
+// repository another; a guild root below the top level adds its path; a
+// tree outside git is its host and path; a shallow clone is refused.
+func TestTreeIdentity(t *testing.T) {
+	base := t.TempDir()
+	a := gitProject(t, filepath.Join(base, "a", "app"), "the quota ledger of team a")
+	b := gitProject(t, filepath.Join(base, "b", "app"), "the quota ledger of team b")
+	ida := identity(t, a)
+	if !strings.HasPrefix(ida, "git:") || len(ida) != len("git:")+40 {
+		t.Fatalf("identity of a repository: %q", ida)
+	}
+	if b, err := os.ReadFile(filepath.Join(a, ".git", treeCache)); err != nil || !strings.HasSuffix(strings.TrimSpace(string(b)), ida[len("git:"):]) {
+		t.Fatalf("cache in the git directory: %q %v", b, err)
+	}
+	write(t, a, "sub/x.md", []byte("x\n"))
+	gitRun(t, a, "add", ".")
+	gitRun(t, a, "commit", "-q", "-m", "second")
+	if got := identity(t, a); got != ida {
+		t.Errorf("after a second commit: %q, want %q", got, ida)
+	}
+	clone := filepath.Join(base, "c", "app")
+	gitRun(t, base, "clone", "-q", a, clone)
+	if got := identity(t, clone); got != ida {
+		t.Errorf("a clone: %q, want %q", got, ida)
+	}
+	if got := identity(t, b); got == ida {
+		t.Errorf("another repository has the same identity %q", got)
+	}
+	if got := identity(t, filepath.Join(a, "sub")); got != ida+"/sub" {
+		t.Errorf("a root below the top level: %q, want %q", got, ida+"/sub")
+	}
+	plain := t.TempDir()
+	if got := identity(t, plain); !strings.HasPrefix(got, "dir:") || !strings.HasSuffix(got, ":"+filepath.ToSlash(mustEval(t, plain))) {
+		t.Errorf("outside git: %q", got)
+	}
+	shallow := filepath.Join(base, "s", "app")
+	gitRun(t, base, "clone", "-q", "--depth", "1", "file://"+a, shallow)
+	var se *ShallowError
+	if _, err := TreeIdentity(context.Background(), shallow); !errors.As(err, &se) {
+		t.Errorf("a shallow clone: %v, want a ShallowError", err)
+	}
+}
+
+func mustEval(t *testing.T, p string) string {
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestWikiNameBoundToTree: two repositories whose directories are both
+// called app share the default wiki name on one PostgreSQL server. The
+// second one's recall overwrote the first's pages; now it fails with an
+// InputError naming the wiki and both trees, and the first's pages stay. A
+// clone of the first shares its wiki; --claim-wiki takes the name over.
+func TestWikiNameBoundToTree(t *testing.T) {
+	set := guildconfig.Defaults()
+	set.Backend, set.DSN = SourcePostgres, pgtest.DSN(t)
+	set.WikiFileThreshold = 1
+	base := t.TempDir()
+	a := gitProject(t, filepath.Join(base, "a", "app"), "the quota ledger of team alpha")
+	b := gitProject(t, filepath.Join(base, "b", "app"), "the quota ledger of team bravo")
+	clone := filepath.Join(base, "c", "app")
+	gitRun(t, base, "clone", "-q", a, clone)
+	recallFrom := func(root string, claim bool) (string, error) {
+		res, err := Recall(context.Background(), Options{Root: root, Query: "quota ledger team", Settings: set, Tool: "test", ClaimWiki: claim})
+		if err != nil {
+			return "", err
+		}
+		var text []string
+		for _, c := range res.Chunks {
+			text = append(text, c.Rendered)
+		}
+		return strings.Join(text, "\n"), nil
+	}
+	if _, err := recallFrom(a, false); err != nil {
+		t.Fatal(err)
+	}
+	_, err := recallFrom(b, false)
+	var ie *InputError
+	var te *pgfts.TreeError
+	if !errors.As(err, &ie) || !errors.As(err, &te) || te.Wiki != "app" || te.Bound != identity(t, a) || te.Tree != identity(t, b) {
+		t.Fatalf("recall from another repository named app: %v, want an InputError with a TreeError", err)
+	}
+	if got, err := recallFrom(clone, false); err != nil || !strings.Contains(got, "alpha") {
+		t.Fatalf("recall from a clone: %q %v, want team alpha's page", got, err)
+	}
+	if got, err := recallFrom(b, true); err != nil || !strings.Contains(got, "bravo") || strings.Contains(got, "alpha") {
+		t.Fatalf("recall with --claim-wiki: %q %v, want team bravo's page only", got, err)
+	}
+	if _, err := recallFrom(a, false); !errors.As(err, &te) || te.Bound != identity(t, b) {
+		t.Fatalf("recall from the first repository after the claim: %v", err)
+	}
+}
