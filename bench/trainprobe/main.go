@@ -121,7 +121,8 @@ func run(mirrors, eval, sourcesFile, heldOutFile, out, cvOut string, check bool)
 
 func fold(r row) int { return int(hash(r.foldKey) % folds) }
 
-// train fits a model on the rows use accepts: injections whole, benign
+// train fits a model on the rows use accepts, less the measured-only ones
+// (source.Measure): injections whole, benign
 // texts cut into the model's windows, each window also giving one shorter
 // piece (piece); a shared dev row weighs devWeight windows; benign text
 // carries twice the injections' total weight.
@@ -130,7 +131,7 @@ func train(rows []row, views []string, use func(int) bool) *model.Model {
 	var nInj int
 	var nBen float64
 	for i, r := range rows {
-		if !use(i) {
+		if !use(i) || r.measure {
 			continue
 		}
 		if r.injection() {
@@ -191,11 +192,12 @@ var securityGroups = map[string]bool{"security": true, "dev_security": true}
 // threshold is the lowest margin at which the model flags at most maxFP of
 // every benign group outside security discussions (cross-validated
 // scores), and at which rules or model together flag at most maxFP of the
-// shared dev rows outside security discussions.
+// shared dev rows outside security discussions. Measured-only rows neither
+// constrain it nor offer candidate margins.
 func threshold(rows []row, rules []bool, oof []float64) float64 {
 	var cands []float64
 	for i, r := range rows {
-		if !r.injection() {
+		if !r.injection() && !r.measure {
 			cands = append(cands, oof[i])
 		}
 	}
@@ -217,7 +219,7 @@ func admissible(rows []row, rules []bool, oof []float64, t float64) bool {
 	fp, n := map[string]int{}, map[string]int{}
 	devFP := 0
 	for i, r := range rows {
-		if r.injection() || securityGroups[r.group] {
+		if r.injection() || r.measure || securityGroups[r.group] {
 			continue
 		}
 		n[r.group]++

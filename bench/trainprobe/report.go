@@ -34,9 +34,12 @@ func report(w io.Writer, rows []row, rules []bool, oof []float64, t float64) {
 	var all count
 	for i, r := range rows {
 		m, key := inj, r.source
-		if !r.injection() {
+		switch {
+		case r.measure:
+			m, key = ben, r.group+" (measured only)"
+		case !r.injection():
 			m, key = ben, r.group
-		} else if !r.dev {
+		case !r.dev:
 			key = "external " + r.source
 		}
 		if m[key] == nil {

@@ -25,6 +25,13 @@ type source struct {
 	Format   string `json:"format"` // csv:<column>, yaml:<field>, json:<field>, jsonl:<field>, json-lists, regex:<re>, lines, chunks
 	Group    string `json:"group"`  // injection, or the benign group
 	MaxFiles int    `json:"max_files"`
+	// Measure marks a benign source that is only measured: its rows are
+	// scored like the others (by the model trained without their fold) and
+	// reported, but never trained on and never set the threshold. It holds
+	// plain user requests, which the dev set's plain task injections
+	// resemble word for word: their false-positive rate is reported, not
+	// tuned away.
+	Measure bool `json:"measure"`
 }
 
 // row is one training text with its group and the key its fold derives
@@ -32,6 +39,7 @@ type source struct {
 type row struct {
 	text, group, source, id, foldKey string
 	dev                              bool // a shared dev row
+	measure                          bool // measured only (source.Measure)
 }
 
 func (r row) injection() bool { return r.group == "injection" }
@@ -48,6 +56,11 @@ func loadSources(file string) ([]source, error) {
 	var s []source
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("%s: %v", file, err)
+	}
+	for i, src := range s {
+		if src.Measure && src.Group == "injection" {
+			return nil, fmt.Errorf("%s: entry %d (%s): only a benign source can be measured only", file, i+1, src.Repo)
+		}
 	}
 	return s, nil
 }
@@ -88,7 +101,7 @@ func readSource(dir string, s source) ([]row, error) {
 				continue
 			}
 			rows = append(rows, row{text: t, group: s.Group, source: s.Repo,
-				id: fmt.Sprintf("%s:%s#%d", s.Repo, p, i), foldKey: s.Repo + ":" + p})
+				id: fmt.Sprintf("%s:%s#%d", s.Repo, p, i), foldKey: s.Repo + ":" + p, measure: s.Measure})
 		}
 	}
 	return rows, nil
