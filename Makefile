@@ -51,7 +51,7 @@ CROSS   ?= darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
 BUILDFLAGS ?= -buildvcs=auto
 CLI     := github.com/rtch/rtch/pkg/cli
 
-.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv fnfeatures train-fnrank cv-fnrank train-probe train-probe-check probe-sources bench-doc
+.PHONY: all build test cross install docs run eval eval-recall bench help clean release readme-sample corpus features train cv fnfeatures train-fnrank cv-fnrank train-probe train-probe-check probe-sources bench-doc mcp-transcript reply-budget
 
 all: build
 
