@@ -329,29 +329,70 @@ type Params struct {
 // Rank scores and orders files; files with a zero score are dropped. Ties
 // break by path, so the order is deterministic.
 func Rank(terms []Term, files []File, p Params) []Scored {
-	w := p.Weights
-	if w.K1 == 0 {
-		w = Default
+	r := newScorer(terms, files, p)
+	out := make([]Scored, 0, len(files))
+	for _, f := range files {
+		if s, ok := r.file(f); ok {
+			out = append(out, s)
+		}
 	}
-	avg := p.AvgBytes
-	if avg <= 0 {
-		avg = 1
+	slices.SortFunc(out, byScore)
+	explain(out, p.Explain)
+	return out
+}
+
+// scorer holds what Rank settles once per query before it scores any file.
+type scorer struct {
+	w      Weights
+	p      Params
+	avg    float64 // the mean file size, at least 1
+	terms  []Term  // the terms, then one per idea (groupIdeas)
+	trusts []float64
+	id     ideas
+	// active is how many terms can score: the coverage step's denominator.
+	active int
+	// pathPhrase marks the terms that name a path somewhere.
+	pathPhrase []bool
+}
+
+// newScorer settles the weights (Default when none are given), each term's
+// trust, the ideas scored as one term, and the terms that name paths.
+func newScorer(terms []Term, files []File, p Params) *scorer {
+	r := &scorer{w: p.Weights, p: p, avg: p.AvgBytes}
+	if r.w.K1 == 0 {
+		r.w = Default
+	}
+	if r.avg <= 0 {
+		r.avg = 1
 	}
 	trusts := make([]float64, len(terms))
 	for i, t := range terms {
-		trusts[i] = trust(w, t, p.Profile)
+		trusts[i] = trust(r.w, t, p.Profile)
 	}
-	terms, trusts, id := groupIdeas(terms, trusts, w)
+	r.terms, r.trusts, r.id = groupIdeas(terms, trusts, r.w)
+	r.active = activeTerms(r.terms, r.trusts, r.id)
+	r.pathPhrase = pathPhrases(len(r.terms), files)
+	return r
+}
+
+// activeTerms counts the terms that can score: trusted, with an IDF, and
+// not a spelling that its idea's group term stands for.
+func activeTerms(terms []Term, trusts []float64, id ideas) int {
 	active := 0
 	for i, t := range terms {
 		if trusts[i] > 0 && t.IDF > 0 && (i >= id.base || id.of[i] < 0) {
 			active++
 		}
 	}
-	// A phrase whose words name a path somewhere ("gh pr view" →
-	// pkg/cmd/pr/view/) is a command or a place, not a printed literal: its
-	// mentions in other files' text (usage lines, help) are no evidence.
-	pathPhrase := make([]bool, len(terms))
+	return active
+}
+
+// pathPhrases marks the terms some file's name or directory holds. A phrase
+// whose words name a path somewhere ("gh pr view" → pkg/cmd/pr/view/) is a
+// command or a place, not a printed literal: its mentions in other files'
+// text (usage lines, help) are no evidence.
+func pathPhrases(n int, files []File) []bool {
+	pathPhrase := make([]bool, n)
 	for _, f := range files {
 		for _, e := range f.Evidence {
 			if e.FileNameExact || e.FileNamePart || e.DirName {
@@ -359,137 +400,198 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 			}
 		}
 	}
-	out := make([]Scored, 0, len(files))
-	for _, f := range files {
-		s := Scored{File: f}
-		lenNorm := 1 - w.B + w.B*float64(f.Bytes)/avg
-		var cs []contrib
-		evidence, matched := id.merge(f.Evidence)
-		for _, e := range evidence {
-			t := terms[e.Term]
-			tr := trusts[e.Term]
-			if tr == 0 {
-				continue
-			}
-			tf := 0.0
-			bonus := 0.0
-			var bp [nBonus]float64 // bonus by field, for Parts
-			var fields []string
-			if e.FileNameExact {
-				bp[bonusNameExact] = w.FileNameExact
-				fields = append(fields, "file name")
-			} else if e.FileNamePart {
-				bp[bonusNamePart] = w.FileNamePart
-				fields = append(fields, "file name part")
-			}
-			if e.DirName {
-				bp[bonusDir] = w.DirName
-				fields = append(fields, "directory")
-			}
-			if t.GoalKind == "scope" && (e.DirName || e.FileNameExact || e.FileNamePart) {
-				bp[bonusScope] = w.Scope
-				fields = append(fields, "scope")
-			}
-			if e.Definitions > 0 {
-				bp[bonusDef] = w.Definition
-				fields = append(fields, "definition")
-				if sp := uniqueDefinition(t); w.DefUnique > 0 && sp > 0 && symbols.Lang(f.Path) != "" {
-					bp[bonusDefUnique] = w.DefUnique * sp
-					fields = append(fields, fmt.Sprintf("the one definition (of %d files mentioning it)", t.DF))
-				}
-			} else if e.DefLines > 0 {
-				bp[bonusDefLine] = w.DefLine
-				fields = append(fields, "definition line")
-			}
-			if verbatim := e.Body + e.Definitions + e.DefLines + e.Headings + e.Keys; verbatim > 0 && !pathPhrase[e.Term] {
-				switch literalKind(t) {
-				case "phrase":
-					if w.Phrase > 0 {
-						bp[bonusPhrase] = w.Phrase
-						fields = append(fields, "verbatim phrase")
-					}
-				case "code name":
-					if w.CodeName > 0 {
-						bp[bonusCodeName] = w.CodeName
-						fields = append(fields, "verbatim code name")
-					}
-				}
-			}
-			if e.Headings > 0 {
-				tf += w.Heading * float64(min(e.Headings, w.HeadCap))
-				fields = append(fields, "heading")
-			}
-			if e.Keys > 0 {
-				tf += w.Key * float64(min(e.Keys, w.HeadCap))
-				fields = append(fields, "key")
-				if p.Profile == "manifest_registry" && e.Definitions == 0 {
-					// A setting is declared by its key: under this profile
-					// the key is the definition site.
-					bp[bonusKeyDecl] = w.Definition
-					fields = append(fields, "key declaration")
-				}
-			}
-			body := e.Body + max(e.Definitions, 0) + e.DefLines
-			if body > 0 {
-				tf += w.Body * float64(body) / lenNorm
-			}
-			for _, b := range bp {
-				bonus += b
-			}
-			if tf == 0 && bonus == 0 {
-				continue
-			}
-			sc := t.IDF * tr * (tf*(w.K1+1)/(tf+w.K1) + bonus*(w.K1+1))
-			s.Parts.add(t, tr, tf*(w.K1+1)/(tf+w.K1), bp, w.K1+1, body)
-			c := contrib{term: t.Term, origin: t.Origin, score: sc, fields: fields, body: body}
-			if e.Term >= id.base {
-				c.spelled = matched[e.Term-id.base]
-				c.term = spellings(terms, c.spelled)
-			}
+	return pathPhrase
+}
+
+// file scores one file: the sum of its terms' contributions, raised for
+// coverage, scaled by the code-path and neighbour factors, rounded to four
+// places. ok is false for a file that scores nothing.
+func (r *scorer) file(f File) (s Scored, ok bool) {
+	s = Scored{File: f}
+	cs := r.contribs(f, &s.Parts)
+	if len(cs) == 0 {
+		return s, false
+	}
+	r.sum(&s, cs)
+	r.factors(&s)
+	s.Score = math.Round(s.Score*10000) / 10000
+	s.Base = s.Score
+	if s.Score <= 0 {
+		return s, false
+	}
+	sort.Strings(s.Terms)
+	return s, true
+}
+
+// contribs are the file's scoring terms' contributions in evidence order;
+// each is also counted into parts.
+func (r *scorer) contribs(f File, parts *Parts) []contrib {
+	lenNorm := 1 - r.w.B + r.w.B*float64(f.Bytes)/r.avg
+	var cs []contrib
+	evidence, matched := r.id.merge(f.Evidence)
+	for _, e := range evidence {
+		if c, ok := r.contrib(f.Path, e, lenNorm, matched, parts); ok {
 			cs = append(cs, c)
 		}
-		if len(cs) == 0 {
-			continue
+	}
+	return cs
+}
+
+// contrib is one term's BM25F score in one file: the weak fields' frequency
+// saturated by K1, plus the strong fields' bonuses in saturated terms, times
+// IDF and trust. ok is false for an untrusted term or one with no evidence
+// that counts.
+func (r *scorer) contrib(path string, e TermEvidence, lenNorm float64, matched map[int][]int, parts *Parts) (contrib, bool) {
+	w := r.w
+	t := r.terms[e.Term]
+	tr := r.trusts[e.Term]
+	if tr == 0 {
+		return contrib{}, false
+	}
+	body := e.Body + max(e.Definitions, 0) + e.DefLines
+	bp, fields := r.strongFields(path, t, e)
+	tf, fields := r.weakFields(e, body, lenNorm, &bp, fields)
+	bonus := 0.0
+	for _, b := range bp {
+		bonus += b
+	}
+	if tf == 0 && bonus == 0 {
+		return contrib{}, false
+	}
+	sc := t.IDF * tr * (tf*(w.K1+1)/(tf+w.K1) + bonus*(w.K1+1))
+	parts.add(t, tr, tf*(w.K1+1)/(tf+w.K1), bp, w.K1+1, body)
+	c := contrib{term: t.Term, origin: t.Origin, score: sc, fields: fields, body: body}
+	if e.Term >= r.id.base {
+		c.spelled = matched[e.Term-r.id.base]
+		c.term = spellings(r.terms, c.spelled)
+	}
+	return c, true
+}
+
+// strongFields are the bonuses a term earns where it stands rather than how
+// often: its file or directory name, the title's scope, a definition (the
+// one definition of a code name most), a definition line, a quoted phrase
+// or code name found verbatim. fields names each for the reasons.
+func (r *scorer) strongFields(path string, t Term, e TermEvidence) (bp [nBonus]float64, fields []string) {
+	w := r.w
+	if e.FileNameExact {
+		bp[bonusNameExact] = w.FileNameExact
+		fields = append(fields, "file name")
+	} else if e.FileNamePart {
+		bp[bonusNamePart] = w.FileNamePart
+		fields = append(fields, "file name part")
+	}
+	if e.DirName {
+		bp[bonusDir] = w.DirName
+		fields = append(fields, "directory")
+	}
+	if t.GoalKind == "scope" && (e.DirName || e.FileNameExact || e.FileNamePart) {
+		bp[bonusScope] = w.Scope
+		fields = append(fields, "scope")
+	}
+	if e.Definitions > 0 {
+		bp[bonusDef] = w.Definition
+		fields = append(fields, "definition")
+		if sp := uniqueDefinition(t); w.DefUnique > 0 && sp > 0 && symbols.Lang(path) != "" {
+			bp[bonusDefUnique] = w.DefUnique * sp
+			fields = append(fields, fmt.Sprintf("the one definition (of %d files mentioning it)", t.DF))
 		}
-		slices.SortStableFunc(cs, func(a, b contrib) int { return cmp.Compare(b.score, a.score) })
-		for _, c := range cs {
-			s.Score += c.score
-			if c.spelled == nil {
-				s.Terms = append(s.Terms, c.term)
+	} else if e.DefLines > 0 {
+		bp[bonusDefLine] = w.DefLine
+		fields = append(fields, "definition line")
+	}
+	if verbatim := e.Body + e.Definitions + e.DefLines + e.Headings + e.Keys; verbatim > 0 && !r.pathPhrase[e.Term] {
+		switch literalKind(t) {
+		case "phrase":
+			if w.Phrase > 0 {
+				bp[bonusPhrase] = w.Phrase
+				fields = append(fields, "verbatim phrase")
 			}
-			for _, m := range c.spelled {
-				s.Terms = append(s.Terms, terms[m].Term)
+		case "code name":
+			if w.CodeName > 0 {
+				bp[bonusCodeName] = w.CodeName
+				fields = append(fields, "verbatim code name")
 			}
-		}
-		s.reasons = cs[:min(len(cs), 5)]
-		if active > 1 {
-			s.Score *= 1 + w.Coverage*float64(len(cs)-1)/float64(active-1)
-		}
-		s.Parts.Factor = 1
-		if p.Profile == "code_path" {
-			if cf, why := codePathFactor(w, f.Path); cf != 1 {
-				s.Score *= cf
-				s.Parts.Factor = cf
-				s.Why = append(s.Why, why)
-			}
-		}
-		if f.Neighbor {
-			s.Score *= w.NeighborFactor
-			s.Parts.Factor *= w.NeighborFactor
-			s.Why = append(s.Why, "known neighbor surface: neighbor only")
-		}
-		s.Score = math.Round(s.Score*10000) / 10000
-		s.Base = s.Score
-		if s.Score > 0 {
-			sort.Strings(s.Terms)
-			out = append(out, s)
 		}
 	}
-	slices.SortFunc(out, byScore)
-	// Only the files that will be shown are explained: writing the reasons
-	// of every file with evidence cost more than scoring them.
+	return bp, fields
+}
+
+// weakFields is the term's pseudo frequency before saturation: capped
+// headings and keys, and the body mentions (plain, definitions and
+// definition lines) normalised by file length. Under
+// the manifest_registry profile a key is also the setting's declaration, a
+// strong field set in bp. fields goes on naming what counted.
+func (r *scorer) weakFields(e TermEvidence, body int, lenNorm float64, bp *[nBonus]float64, fields []string) (float64, []string) {
+	w := r.w
+	tf := 0.0
+	if e.Headings > 0 {
+		tf += w.Heading * float64(min(e.Headings, w.HeadCap))
+		fields = append(fields, "heading")
+	}
+	if e.Keys > 0 {
+		tf += w.Key * float64(min(e.Keys, w.HeadCap))
+		fields = append(fields, "key")
+		if r.p.Profile == "manifest_registry" && e.Definitions == 0 {
+			// A setting is declared by its key: under this profile
+			// the key is the definition site.
+			bp[bonusKeyDecl] = w.Definition
+			fields = append(fields, "key declaration")
+		}
+	}
+	if body > 0 {
+		tf += w.Body * float64(body) / lenNorm
+	}
+	return tf, fields
+}
+
+// sum adds the contributions, strongest first, into the file's score and
+// terms (an idea's matched spellings each by name), keeps the five strongest
+// as its reasons, and raises the score by the coverage weight for each
+// further distinct term.
+func (r *scorer) sum(s *Scored, cs []contrib) {
+	slices.SortStableFunc(cs, func(a, b contrib) int { return cmp.Compare(b.score, a.score) })
+	for _, c := range cs {
+		s.Score += c.score
+		if c.spelled == nil {
+			s.Terms = append(s.Terms, c.term)
+		}
+		for _, m := range c.spelled {
+			s.Terms = append(s.Terms, r.terms[m].Term)
+		}
+	}
+	s.reasons = cs[:min(len(cs), 5)]
+	if r.active > 1 {
+		s.Score *= 1 + r.w.Coverage*float64(len(cs)-1)/float64(r.active-1)
+	}
+}
+
+// factors scales the score by the code-path factor of the file's kind
+// (tests, docs, vendored code) under code_path and by the neighbour factor
+// of a known-neighbor surface, noting each in Why and Parts.Factor.
+func (r *scorer) factors(s *Scored) {
+	s.Parts.Factor = 1
+	if r.p.Profile == "code_path" {
+		if cf, why := codePathFactor(r.w, s.Path); cf != 1 {
+			s.Score *= cf
+			s.Parts.Factor = cf
+			s.Why = append(s.Why, why)
+		}
+	}
+	if s.Neighbor {
+		s.Score *= r.w.NeighborFactor
+		s.Parts.Factor *= r.w.NeighborFactor
+		s.Why = append(s.Why, "known neighbor surface: neighbor only")
+	}
+}
+
+// explain writes the reasons of the first n ranked files (every file when n
+// is 0 or less) ahead of their notes in Why, and drops the others' Why: only
+// the files that will be shown are explained, since writing the reasons of
+// every file with evidence cost more than scoring them.
+func explain(out []Scored, n int) {
 	for i := range out {
-		if p.Explain <= 0 || i < p.Explain {
+		if n <= 0 || i < n {
 			why := make([]string, 0, len(out[i].reasons)+len(out[i].Why))
 			for _, c := range out[i].reasons {
 				why = append(why, c.String())
@@ -500,7 +602,6 @@ func Rank(terms []Term, files []File, p Params) []Scored {
 		}
 		out[i].reasons = nil
 	}
-	return out
 }
 
 // uniqueDefinition is the specificity of a goal term written as code that
