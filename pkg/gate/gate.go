@@ -160,125 +160,183 @@ func Resolve(rows []Row, surfaces []string, idFields []string) schema.Gate {
 	if len(idFields) == 0 {
 		idFields = DefaultIDFields
 	}
-	g := schema.Gate{Surfaces: append([]string{}, surfaces...), EffectiveRecords: []schema.EffectiveRecord{}, Unresolved: []Problem{}}
-	if g.Surfaces == nil {
-		g.Surfaces = []string{}
+	r := &resolver{g: schema.Gate{Surfaces: append([]string{}, surfaces...), EffectiveRecords: []schema.EffectiveRecord{}, Unresolved: []Problem{}}}
+	if r.g.Surfaces == nil {
+		r.g.Surfaces = []string{}
 	}
+	r.split(rows, idFields)
+	r.duplicates()
+	r.findTargets(surfaces)
+	r.supersession()
+	r.apply()
+	r.g.Unresolved = sortProblems(r.g.Unresolved)
+	return r.g
+}
+
+// resolver is Resolve's state, built up step by step: each step reads what
+// the ones before it decided and adds its problems to g.Unresolved.
+type resolver struct {
+	g     schema.Gate
+	corrs []*correction
+	// bases are the base records by surface and identifier: more than one
+	// is an ambiguous target.
+	bases map[[2]string][]base
+	// byID are the corrections by id, in row order; dup the ids used twice.
+	byID map[string][]*correction
+	dup  map[string]bool
+	// targets are the base records of the valid corrections whose target
+	// is one record.
+	targets map[*correction]base
+	// inCycle are the corrections on a supersedes cycle; superseded those
+	// a state or another correction supersedes.
+	inCycle, superseded map[string]bool
+}
+
+// problem is an unresolved case located at the correction's row.
+func (c *correction) problem(reason, detail string) Problem {
+	return Problem{Reason: reason, Location: c.row.Location(), CorrectionID: c.id, TargetRecordID: c.target, Detail: detail}
+}
+
+// split sorts the rows into corrections (a malformed one is a problem, and
+// stays in the list invalid) and base records, the rows with an identifier.
+func (r *resolver) split(rows []Row, idFields []string) {
+	r.bases = map[[2]string][]base{}
+	for _, row := range rows {
+		if t, _ := row.Value["type"].(string); t == CorrectionType {
+			c, p := decodeCorrection(row)
+			if p != nil {
+				r.g.Unresolved = append(r.g.Unresolved, *p)
+			}
+			r.corrs = append(r.corrs, c)
+			continue
+		}
+		if id, ok := recordID(row.Value, idFields); ok {
+			k := [2]string{row.Surface, id}
+			r.bases[k] = append(r.bases[k], base{row, id})
+		}
+	}
+}
+
+// duplicates indexes the corrections by id. Of an id used more than once,
+// every occurrence after the first is reported, and none of them is
+// applied.
+func (r *resolver) duplicates() {
+	r.byID = map[string][]*correction{}
+	for _, c := range r.corrs {
+		if c.id != "" {
+			r.byID[c.id] = append(r.byID[c.id], c)
+		}
+	}
+	r.dup = map[string]bool{}
+	for id, cs := range r.byID {
+		if len(cs) < 2 {
+			continue
+		}
+		r.dup[id] = true
+		for _, c := range cs[1:] {
+			r.g.Unresolved = append(r.g.Unresolved, c.problem(ReasonDuplicateID,
+				fmt.Sprintf("correction id %q is also used at %s", id, cs[0].row.Location())))
+		}
+	}
+}
+
+// findTargets decides each valid correction's base record: every
+// correction, whatever its state, must aim at exactly one record on a
+// surface that was read; none, or more than one, is a problem.
+func (r *resolver) findTargets(surfaces []string) {
 	isSurface := map[string]bool{}
 	for _, s := range surfaces {
 		isSurface[s] = true
 	}
-	bases := map[[2]string][]base{}
-	var corrs []*correction
-	for _, r := range rows {
-		if t, _ := r.Value["type"].(string); t == CorrectionType {
-			c, p := decodeCorrection(r)
-			if p != nil {
-				g.Unresolved = append(g.Unresolved, *p)
-			}
-			corrs = append(corrs, c)
-			continue
-		}
-		if id, ok := recordID(r.Value, idFields); ok {
-			k := [2]string{r.Surface, id}
-			bases[k] = append(bases[k], base{r, id})
-		}
-	}
-
-	// Duplicate correction ids: every occurrence after the first is reported,
-	// and none of them is applied.
-	byID := map[string][]*correction{}
-	for _, c := range corrs {
-		if c.id != "" {
-			byID[c.id] = append(byID[c.id], c)
-		}
-	}
-	dup := map[string]bool{}
-	for id, cs := range byID {
-		if len(cs) < 2 {
-			continue
-		}
-		dup[id] = true
-		for _, c := range cs[1:] {
-			g.Unresolved = append(g.Unresolved, Problem{Reason: ReasonDuplicateID, Location: c.row.Location(), CorrectionID: id, TargetRecordID: c.target,
-				Detail: fmt.Sprintf("correction id %q is also used at %s", id, cs[0].row.Location())})
-		}
-	}
-
-	// Targets: every correction, whatever its state, must aim at one record.
-	targets := map[*correction]base{}
-	for _, c := range corrs {
+	r.targets = map[*correction]base{}
+	for _, c := range r.corrs {
 		if !c.valid {
 			continue
 		}
 		if !isSurface[c.surface] {
-			g.Unresolved = append(g.Unresolved, Problem{Reason: ReasonMissingTarget, Location: c.row.Location(), CorrectionID: c.id, TargetRecordID: c.target,
-				Detail: fmt.Sprintf("target_surface %q is not among the record surfaces read", c.surface)})
+			r.g.Unresolved = append(r.g.Unresolved, c.problem(ReasonMissingTarget,
+				fmt.Sprintf("target_surface %q is not among the record surfaces read", c.surface)))
 			continue
 		}
-		bs := bases[[2]string{c.surface, c.target}]
+		bs := r.bases[[2]string{c.surface, c.target}]
 		switch len(bs) {
 		case 0:
-			g.Unresolved = append(g.Unresolved, Problem{Reason: ReasonMissingTarget, Location: c.row.Location(), CorrectionID: c.id, TargetRecordID: c.target,
-				Detail: fmt.Sprintf("no record %q in %s", c.target, c.surface)})
+			r.g.Unresolved = append(r.g.Unresolved, c.problem(ReasonMissingTarget,
+				fmt.Sprintf("no record %q in %s", c.target, c.surface)))
 		case 1:
-			targets[c] = bs[0]
+			r.targets[c] = bs[0]
 		default:
 			var locs []string
 			for _, b := range bs {
 				locs = append(locs, b.row.Location())
 			}
-			g.Unresolved = append(g.Unresolved, Problem{Reason: ReasonAmbiguousTarget, Location: c.row.Location(), CorrectionID: c.id, TargetRecordID: c.target,
-				Detail: fmt.Sprintf("record %q appears %d times in %s (%s)", c.target, len(bs), c.surface, strings.Join(locs, ", "))})
+			r.g.Unresolved = append(r.g.Unresolved, c.problem(ReasonAmbiguousTarget,
+				fmt.Sprintf("record %q appears %d times in %s (%s)", c.target, len(bs), c.surface, strings.Join(locs, ", "))))
 		}
 	}
+}
 
-	// Supersession: references must exist; the graph must have no cycle.
+// supersession checks the supersedes graph (every reference names a
+// correction, and no cycle; a cycle's corrections are not applied) and
+// decides which corrections are superseded: those in state superseded, and
+// those an authorized or ratified correction supersedes.
+func (r *resolver) supersession() {
+	r.inCycle = map[string]bool{}
+	for _, cyc := range cycles(r.supersedeEdges()) {
+		first := r.byID[cyc[0]][0]
+		for _, id := range cyc {
+			r.inCycle[id] = true
+		}
+		r.g.Unresolved = append(r.g.Unresolved, first.problem(ReasonCycle,
+			"supersedes cycle: "+strings.Join(append(cyc, cyc[0]), " -> ")))
+	}
+	r.superseded = map[string]bool{}
+	for _, c := range r.corrs {
+		if !c.valid || r.dup[c.id] || r.inCycle[c.id] {
+			continue
+		}
+		if c.state == StateSuperseded {
+			r.superseded[c.id] = true
+		}
+		if c.state == StateAuthorized || c.state == StateRatified {
+			for _, s := range c.supersedes {
+				r.superseded[s] = true
+			}
+		}
+	}
+}
+
+// supersedeEdges are the supersedes references of the valid, uniquely
+// named corrections, by correction id; a reference to no correction is a
+// problem and no edge.
+func (r *resolver) supersedeEdges() map[string][]string {
 	edges := map[string][]string{}
-	for _, c := range corrs {
-		if !c.valid || dup[c.id] {
+	for _, c := range r.corrs {
+		if !c.valid || r.dup[c.id] {
 			continue
 		}
 		for _, s := range c.supersedes {
-			if len(byID[s]) == 0 {
-				g.Unresolved = append(g.Unresolved, Problem{Reason: ReasonMissingSuperseded, Location: c.row.Location(), CorrectionID: c.id, TargetRecordID: c.target,
-					Detail: fmt.Sprintf("supersedes %q, which is no correction", s)})
+			if len(r.byID[s]) == 0 {
+				r.g.Unresolved = append(r.g.Unresolved, c.problem(ReasonMissingSuperseded,
+					fmt.Sprintf("supersedes %q, which is no correction", s)))
 				continue
 			}
 			edges[c.id] = append(edges[c.id], s)
 		}
 	}
-	inCycle := map[string]bool{}
-	for _, cyc := range cycles(edges) {
-		first := byID[cyc[0]][0]
-		for _, id := range cyc {
-			inCycle[id] = true
-		}
-		g.Unresolved = append(g.Unresolved, Problem{Reason: ReasonCycle, Location: first.row.Location(), CorrectionID: cyc[0], TargetRecordID: first.target,
-			Detail: "supersedes cycle: " + strings.Join(append(cyc, cyc[0]), " -> ")})
-	}
-	superseded := map[string]bool{}
-	for _, c := range corrs {
-		if !c.valid || dup[c.id] || inCycle[c.id] {
-			continue
-		}
-		if c.state == StateSuperseded {
-			superseded[c.id] = true
-		}
-		if c.state == StateAuthorized || c.state == StateRatified {
-			for _, s := range c.supersedes {
-				superseded[s] = true
-			}
-		}
-	}
+	return edges
+}
 
-	// Apply the authorized and ratified, non-superseded corrections of each
-	// target in (effective_at, correction_id) order.
+// apply applies the authorized and ratified corrections of each target
+// that nothing disqualifies (a duplicate id, a cycle, supersession) in
+// (effective_at, correction_id) order, and keeps the effective records
+// whose view differs from their base, by surface and line.
+func (r *resolver) apply() {
 	apply := map[[2]string][]*correction{}
 	baseOf := map[[2]string]base{}
-	for _, c := range corrs {
-		b, ok := targets[c]
-		if !ok || dup[c.id] || inCycle[c.id] || superseded[c.id] {
+	for _, c := range r.corrs {
+		b, ok := r.targets[c]
+		if !ok || r.dup[c.id] || r.inCycle[c.id] || r.superseded[c.id] {
 			continue
 		}
 		if c.state != StateAuthorized && c.state != StateRatified {
@@ -289,40 +347,46 @@ func Resolve(rows []Row, surfaces []string, idFields []string) schema.Gate {
 		baseOf[k] = b
 	}
 	for k, cs := range apply {
-		sort.Slice(cs, func(i, j int) bool {
-			if !cs[i].at.Equal(cs[j].at) {
-				return cs[i].at.Before(cs[j].at)
-			}
-			return cs[i].id < cs[j].id
-		})
-		b := baseOf[k]
-		var view any = b.row.Value
-		ids := []string{}
-		for _, c := range cs {
-			view = MergePatch(view, c.patch)
-			ids = append(ids, c.id)
+		if eff, ok := effective(baseOf[k], cs); ok {
+			r.g.EffectiveRecords = append(r.g.EffectiveRecords, eff)
 		}
-		eff, _ := view.(map[string]any)
-		if reflect.DeepEqual(eff, b.row.Value) {
-			continue
-		}
-		g.EffectiveRecords = append(g.EffectiveRecords, schema.EffectiveRecord{
-			TargetRecordID:       b.id,
-			TargetSurface:        b.row.Surface,
-			BaseLocation:         b.row.Location(),
-			EffectiveRecord:      eff,
-			AppliedCorrectionIDs: ids,
-		})
 	}
-	sort.Slice(g.EffectiveRecords, func(i, j int) bool {
-		a, b := g.EffectiveRecords[i], g.EffectiveRecords[j]
+	sort.Slice(r.g.EffectiveRecords, func(i, j int) bool {
+		a, b := r.g.EffectiveRecords[i], r.g.EffectiveRecords[j]
 		if a.TargetSurface != b.TargetSurface {
 			return a.TargetSurface < b.TargetSurface
 		}
 		return lineOf(a.BaseLocation) < lineOf(b.BaseLocation)
 	})
-	g.Unresolved = sortProblems(g.Unresolved)
-	return g
+}
+
+// effective merges the corrections into the base record in
+// (effective_at, correction_id) order; ok is false when the view is the
+// base itself.
+func effective(b base, cs []*correction) (schema.EffectiveRecord, bool) {
+	sort.Slice(cs, func(i, j int) bool {
+		if !cs[i].at.Equal(cs[j].at) {
+			return cs[i].at.Before(cs[j].at)
+		}
+		return cs[i].id < cs[j].id
+	})
+	var view any = b.row.Value
+	ids := []string{}
+	for _, c := range cs {
+		view = MergePatch(view, c.patch)
+		ids = append(ids, c.id)
+	}
+	eff, _ := view.(map[string]any)
+	if reflect.DeepEqual(eff, b.row.Value) {
+		return schema.EffectiveRecord{}, false
+	}
+	return schema.EffectiveRecord{
+		TargetRecordID:       b.id,
+		TargetSurface:        b.row.Surface,
+		BaseLocation:         b.row.Location(),
+		EffectiveRecord:      eff,
+		AppliedCorrectionIDs: ids,
+	}, true
 }
 
 func lineOf(loc string) int {
