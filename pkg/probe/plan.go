@@ -85,139 +85,206 @@ type censusTerm struct {
 	groupIDF float64
 }
 
-// plan builds the census terms and the probes for a basket.
+// plan builds the census terms and the probes for a basket: the typed
+// families first, then the body-term probes unless the fanout is
+// conservative, with the phrase families before the body terms when the
+// profile reads documents first and after them otherwise.
 func plan(in schema.Intake, cands []schema.Candidate, basket schema.Basket, budget config.FanoutBudget, profile string) ([]censusTerm, []*planned) {
-	var terms []censusTerm
-	index := map[string]int{}
-	addTerm := func(ct censusTerm) int {
-		if i, ok := index[ct.text]; ok {
-			return i
-		}
-		index[ct.text] = len(terms)
-		terms = append(terms, ct)
-		return len(terms) - 1
+	cs := newCensus(cands, basket)
+	pl := &planner{terms: cs.terms, max: budget.MaxProbes}
+	pl.add(FamilyExplicitSeed, cs.byFamily[FamilyExplicitSeed], targetKindOccurrence)
+	pl.add(FamilyDurableHandle, cs.byFamily[FamilyDurableHandle], targetKindOccurrence)
+	pl.add(FamilyFileInventory, cs.byFamily[FamilyFileInventory], targetKindNames)
+	pl.add(FamilyCodeSymbol, cs.byFamily[FamilyCodeSymbol], targetKindConfirmed)
+	pl.add(FamilyHeading, cs.byFamily[FamilyHeading], targetKindConfirmed)
+	pl.add(FamilyKey, cs.byFamily[FamilyKey], targetKindConfirmed)
+	pl.add(FamilyBacklink, cs.byFamily[FamilyBacklink], targetKindOccurrence)
+	pl.add(FamilyCaution, cs.byFamily[FamilyCaution], targetKindOccurrence)
+	docsFirst := profile == "doctrine_chain" || profile == "audit_history" || profile == "manifest_registry"
+	if docsFirst {
+		pl.phrases(cs.byFamily)
 	}
+	if in.FanoutLevel != "conservative" && len(cs.body) > 0 {
+		pl.bodyTerms(cs.body, docsFirst)
+	}
+	if !docsFirst {
+		pl.phrases(cs.byFamily)
+	}
+	for _, p := range pl.probes {
+		p.Status = statusPlanned
+		p.Envelope = record.Env(schema.KindProbe, schema.V1, basket.BasketID, p.ProbeID, p.Family, strings.Join(p.InputTerms, "\x00"))
+	}
+	return cs.terms, pl.probes
+}
+
+// census is the list of literals the pass looks for, each once, and which
+// of them each family and the body-term probes search.
+type census struct {
+	terms    []censusTerm
+	index    map[string]int // term text → index in terms
+	byFamily map[string][]int
+	body     []int // the body-term candidates, in candidate order
+}
+
+// newCensus takes the basket's candidates into the census, makes every
+// body term a file-name term too, and adds the truth and deprecation
+// phrases.
+func newCensus(cands []schema.Candidate, basket schema.Basket) *census {
+	cs := &census{index: map[string]int{}, byFamily: map[string][]int{}}
 	generic := map[string]bool{}
 	for _, g := range basket.GenericAloneWarnings {
 		generic[match.Fold(g)] = true
 	}
-	byFamily := map[string][]int{}
-	var body []int
 	for ci, c := range cands {
 		if c.Use == "exclude" || c.Origin == "noise" {
 			continue
 		}
-		ct := censusTerm{text: match.Fold(c.Term), cand: ci, origin: c.Origin, use: c.Use, idf: c.IDF, goalKind: c.GoalKind, goalCount: c.GoalCount, inTitle: c.InTitle,
-			generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations), df: c.DF, defFiles: len(definingFiles(c.Locations)),
-			group: c.Group, groupIDF: c.GroupIDF}
-		if c.Use == "neighbor_only" {
-			ct.neighbor = true
-			ct.text = match.Fold(path.Base(c.Term))
-		}
-		if isPathTerm(c.Term) {
-			ct.pathOnly = true
-		}
-		if ct.text == "" {
-			continue
-		}
-		i := addTerm(ct)
-		switch {
-		case c.Use == "caution":
-			byFamily[FamilyCaution] = append(byFamily[FamilyCaution], i)
-		case c.Origin == "explicit_seed":
-			byFamily[FamilyExplicitSeed] = append(byFamily[FamilyExplicitSeed], i)
-		case c.Origin == "durable_handle":
-			byFamily[FamilyDurableHandle] = append(byFamily[FamilyDurableHandle], i)
-		case c.Use == "neighbor_only":
-			byFamily[FamilyBacklink] = append(byFamily[FamilyBacklink], i)
-		case c.Origin == "code_symbol":
-			byFamily[FamilyCodeSymbol] = append(byFamily[FamilyCodeSymbol], i)
-		case c.Origin == "heading":
-			byFamily[FamilyHeading] = append(byFamily[FamilyHeading], i)
-		case c.Origin == "json_key" || c.Origin == "yaml_key":
-			byFamily[FamilyKey] = append(byFamily[FamilyKey], i)
-		}
-		if c.Origin == "file_path" || c.Origin == "local_shape" || c.Origin == "manifest_key" || ct.pathOnly {
-			byFamily[FamilyFileInventory] = append(byFamily[FamilyFileInventory], i)
-		}
-		if c.Use == "exploratory" || c.Origin == "file_path" || c.Origin == "code_symbol" || c.Origin == "heading" ||
-			c.Origin == "json_key" || c.Origin == "yaml_key" {
-			if !ct.pathOnly {
-				body = append(body, i)
-			}
+		if ct, ok := candidateTerm(ci, c, generic); ok {
+			cs.file(cs.add(ct), c, ct.pathOnly)
 		}
 	}
-	// Every word-like located or exploratory term is also a path term: a
-	// file named for it is strong evidence.
+	cs.namesOfBodyTerms()
+	cs.addPhrases(FamilyTruthPhrase, scout.TruthPhrases, "truth")
+	cs.addPhrases(FamilyTemporal, scout.DeprecationMarkers, "deprecation")
+	return cs
+}
+
+// addPhrases adds the phrase literals of a caution family (kind "truth" or
+// "deprecation"), which no candidate stands for.
+func (cs *census) addPhrases(fam string, phrases []string, kind string) {
+	for _, p := range phrases {
+		i := cs.add(censusTerm{text: p, cand: -1, origin: "caution", use: "caution", phrase: kind})
+		cs.byFamily[fam] = append(cs.byFamily[fam], i)
+	}
+}
+
+// add returns the index of the term's text, adding the term when the text
+// is new: a literal is looked for once, whichever candidates share it.
+func (cs *census) add(ct censusTerm) int {
+	if i, ok := cs.index[ct.text]; ok {
+		return i
+	}
+	cs.index[ct.text] = len(cs.terms)
+	cs.terms = append(cs.terms, ct)
+	return len(cs.terms) - 1
+}
+
+// candidateTerm is a candidate's literal: its folded term, or the base name
+// of a known neighbor surface. ok is false when nothing is left to look for.
+func candidateTerm(ci int, c schema.Candidate, generic map[string]bool) (censusTerm, bool) {
+	ct := censusTerm{text: match.Fold(c.Term), cand: ci, origin: c.Origin, use: c.Use, idf: c.IDF, goalKind: c.GoalKind, goalCount: c.GoalCount, inTitle: c.InTitle,
+		generic: generic[match.Fold(c.Term)], locations: parseLocations(c.Locations), df: c.DF, defFiles: len(definingFiles(c.Locations)),
+		group: c.Group, groupIDF: c.GroupIDF}
+	if c.Use == "neighbor_only" {
+		ct.neighbor = true
+		ct.text = match.Fold(path.Base(c.Term))
+	}
+	if isPathTerm(c.Term) {
+		ct.pathOnly = true
+	}
+	return ct, ct.text != ""
+}
+
+// file puts census term i in its candidate's typed family (the first that
+// fits), in the file inventory when it names a place, and among the body
+// terms when its words are searched in text.
+func (cs *census) file(i int, c schema.Candidate, pathOnly bool) {
+	if fam := family(c); fam != "" {
+		cs.byFamily[fam] = append(cs.byFamily[fam], i)
+	}
+	if c.Origin == "file_path" || c.Origin == "local_shape" || c.Origin == "manifest_key" || pathOnly {
+		cs.byFamily[FamilyFileInventory] = append(cs.byFamily[FamilyFileInventory], i)
+	}
+	if c.Use == "exploratory" || c.Origin == "file_path" || c.Origin == "code_symbol" || c.Origin == "heading" ||
+		c.Origin == "json_key" || c.Origin == "yaml_key" {
+		if !pathOnly {
+			cs.body = append(cs.body, i)
+		}
+	}
+}
+
+// family is the typed family a candidate's use or origin puts it in, ""
+// for none.
+func family(c schema.Candidate) string {
+	switch {
+	case c.Use == "caution":
+		return FamilyCaution
+	case c.Origin == "explicit_seed":
+		return FamilyExplicitSeed
+	case c.Origin == "durable_handle":
+		return FamilyDurableHandle
+	case c.Use == "neighbor_only":
+		return FamilyBacklink
+	case c.Origin == "code_symbol":
+		return FamilyCodeSymbol
+	case c.Origin == "heading":
+		return FamilyHeading
+	case c.Origin == "json_key" || c.Origin == "yaml_key":
+		return FamilyKey
+	}
+	return ""
+}
+
+// namesOfBodyTerms adds every body term to the file inventory: a
+// word-like located or exploratory term is also a path term, and a file
+// named for it is strong evidence.
+func (cs *census) namesOfBodyTerms() {
 	inv := map[int]bool{}
-	for _, i := range byFamily[FamilyFileInventory] {
+	for _, i := range cs.byFamily[FamilyFileInventory] {
 		inv[i] = true
 	}
-	for _, i := range body {
+	for _, i := range cs.body {
 		if !inv[i] {
-			byFamily[FamilyFileInventory] = append(byFamily[FamilyFileInventory], i)
+			cs.byFamily[FamilyFileInventory] = append(cs.byFamily[FamilyFileInventory], i)
 		}
 	}
-	for _, p := range scout.TruthPhrases {
-		i := addTerm(censusTerm{text: p, cand: -1, origin: "caution", use: "caution", phrase: "truth"})
-		byFamily[FamilyTruthPhrase] = append(byFamily[FamilyTruthPhrase], i)
-	}
-	for _, p := range scout.DeprecationMarkers {
-		i := addTerm(censusTerm{text: p, cand: -1, origin: "caution", use: "caution", phrase: "deprecation"})
-		byFamily[FamilyTemporal] = append(byFamily[FamilyTemporal], i)
-	}
+}
 
-	exploratoryAllowed := in.FanoutLevel != "conservative"
-	var probes []*planned
-	add := func(fam string, ts []int, kind string) {
-		if len(ts) == 0 || len(probes) >= budget.MaxProbes {
-			return
-		}
-		p := &planned{terms: ts, targetKind: kind}
-		p.Family = fam
-		p.ProbeID = fmt.Sprintf("P%02d", len(probes)+1)
-		for _, t := range ts {
-			p.InputTerms = append(p.InputTerms, terms[t].text)
-		}
-		describe(p)
-		probes = append(probes, p)
+// planner numbers and describes the probes as the plan adds them, up to
+// the fanout's budget.
+type planner struct {
+	terms  []censusTerm
+	max    int // the fanout budget's MaxProbes
+	probes []*planned
+}
+
+// add plans one probe of family fam over the census terms ts, unless ts is
+// empty or the budget is spent.
+func (pl *planner) add(fam string, ts []int, kind string) {
+	if len(ts) == 0 || len(pl.probes) >= pl.max {
+		return
 	}
-	add(FamilyExplicitSeed, byFamily[FamilyExplicitSeed], targetKindOccurrence)
-	add(FamilyDurableHandle, byFamily[FamilyDurableHandle], targetKindOccurrence)
-	add(FamilyFileInventory, byFamily[FamilyFileInventory], targetKindNames)
-	add(FamilyCodeSymbol, byFamily[FamilyCodeSymbol], targetKindConfirmed)
-	add(FamilyHeading, byFamily[FamilyHeading], targetKindConfirmed)
-	add(FamilyKey, byFamily[FamilyKey], targetKindConfirmed)
-	add(FamilyBacklink, byFamily[FamilyBacklink], targetKindOccurrence)
-	add(FamilyCaution, byFamily[FamilyCaution], targetKindOccurrence)
-	docsFirst := profile == "doctrine_chain" || profile == "audit_history" || profile == "manifest_registry"
-	if docsFirst {
-		add(FamilyTruthPhrase, byFamily[FamilyTruthPhrase], targetKindOccurrence)
-		add(FamilyTemporal, byFamily[FamilyTemporal], targetKindOccurrence)
+	p := &planned{terms: ts, targetKind: kind}
+	p.Family = fam
+	p.ProbeID = fmt.Sprintf("P%02d", len(pl.probes)+1)
+	for _, t := range ts {
+		p.InputTerms = append(p.InputTerms, pl.terms[t].text)
 	}
-	if exploratoryAllowed && len(body) > 0 {
-		// Body-term probes: rarest terms first, grouped so each probe's
-		// target set stays small enough to run.
-		sort.SliceStable(body, func(a, b int) bool { return terms[body[a]].idf > terms[body[b]].idf })
-		slots := budget.MaxProbes - len(probes)
-		if !docsFirst {
-			slots -= 2 // keep room for the phrase families
-		}
-		slots = max(1, min(slots, maxBodyProbes))
-		per := (len(body) + slots - 1) / slots
-		for i := 0; i < len(body); i += per {
-			add(FamilyBodyTerm, body[i:min(i+per, len(body))], targetKindOccurrence)
-		}
-	}
+	describe(p)
+	pl.probes = append(pl.probes, p)
+}
+
+// phrases plans the source-of-truth and deprecation phrase probes.
+func (pl *planner) phrases(byFamily map[string][]int) {
+	pl.add(FamilyTruthPhrase, byFamily[FamilyTruthPhrase], targetKindOccurrence)
+	pl.add(FamilyTemporal, byFamily[FamilyTemporal], targetKindOccurrence)
+}
+
+// bodyTerms plans the body-term probes: rarest terms first, grouped so each
+// probe's target set stays small enough to run, into the slots the budget
+// leaves (keeping two for the phrase families when they come after), at
+// least one and at most maxBodyProbes. It sorts body in place.
+func (pl *planner) bodyTerms(body []int, docsFirst bool) {
+	sort.SliceStable(body, func(a, b int) bool { return pl.terms[body[a]].idf > pl.terms[body[b]].idf })
+	slots := pl.max - len(pl.probes)
 	if !docsFirst {
-		add(FamilyTruthPhrase, byFamily[FamilyTruthPhrase], targetKindOccurrence)
-		add(FamilyTemporal, byFamily[FamilyTemporal], targetKindOccurrence)
+		slots -= 2 // keep room for the phrase families
 	}
-	for _, p := range probes {
-		p.Status = statusPlanned
-		p.Envelope = record.Env(schema.KindProbe, schema.V1, basket.BasketID, p.ProbeID, p.Family, strings.Join(p.InputTerms, "\x00"))
+	slots = max(1, min(slots, maxBodyProbes))
+	per := (len(body) + slots - 1) / slots
+	for i := 0; i < len(body); i += per {
+		pl.add(FamilyBodyTerm, body[i:min(i+per, len(body))], targetKindOccurrence)
 	}
-	return terms, probes
 }
 
 // describe fills a probe's purpose, target set, command class, signal,
