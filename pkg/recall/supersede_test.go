@@ -151,3 +151,24 @@ func recalledPaths(t *testing.T, root, q string, set guildconfig.Settings, mech 
 	}
 	return got
 }
+
+// TestOperatorSupersedes: operator text retires a trusted page (its tier
+// is above), but not other operator text: a reviewed standard naming the
+// principles in supersedes leaves them in every recall.
+func TestOperatorSupersedes(t *testing.T) {
+	for mech, set := range backends(t) {
+		t.Run(mech, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "ledgerly")
+			write(t, root, ".guild/principles.md", []byte("# Principles\n\nLedger changes are small and reversible.\n"))
+			write(t, root, "wiki/concepts/old-style.md", []byte("---\nowner: reviewed\n---\n# Old ledger style\n\nLedger changes were large and reversible.\n"))
+			write(t, root, "wiki/standards/ledger-style.md", []byte("---\nreviewed: true\nsupersedes: [principles, old-style]\n---\n# Ledger style\n\nLedger changes are small, reversible and reviewed.\n"))
+			got := recalledPaths(t, root, "ledger changes reversible", set, mech)
+			if !got[".guild/principles.md"] || !got["wiki/standards/ledger-style.md"] {
+				t.Errorf("operator text not recalled (chunks %v)", got)
+			}
+			if got["wiki/concepts/old-style.md"] {
+				t.Error("the trusted page an operator standard supersedes is recalled")
+			}
+		})
+	}
+}
