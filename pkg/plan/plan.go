@@ -219,15 +219,30 @@ func approvedValue(v any) bool {
 // parseLane reads the top-level key: value bullets of a lane block. Indented
 // lines after a bullet continue it; indented bullets are its items.
 func parseLane(ln *Lane, fail func(int, string, ...any)) {
-	type field struct {
-		key   string
-		line  int
-		value string
-		items []string
-		cont  []string
+	for _, f := range laneFields(ln, fail) {
+		ln.set(f)
 	}
-	var fields []*field
-	var cur *field
+	checkLane(ln, fail)
+}
+
+// laneField is one key bullet of a lane as written: its value, the
+// indented bullets under it (items) and the indented lines that continue
+// its value (cont).
+type laneField struct {
+	key   string
+	line  int
+	value string
+	items []string
+	cont  []string
+}
+
+// laneFields collects the lane's key bullets, skipping fenced blocks and
+// blank lines. A top-level bullet starts a field (or fails and ends the
+// one before); an indented line adds to the current field; an unindented
+// line of prose ends it and stays only in Block.
+func laneFields(ln *Lane, fail func(int, string, ...any)) []*laneField {
+	var fields []*laneField
+	var cur *laneField
 	lines := strings.Split(strings.TrimSuffix(ln.Block, "\n"), "\n")
 	var fence string
 	for i, l := range lines[1:] {
@@ -248,91 +263,112 @@ func parseLane(ln *Lane, fail func(int, string, ...any)) {
 		}
 		indent := len(l) - len(strings.TrimLeft(l, " \t"))
 		if b := bulletRE.FindStringSubmatch(l); b != nil && len(b[1]) < 2 {
-			m := keyRE.FindStringSubmatch(strings.TrimSpace(b[2]))
-			if m == nil {
-				fail(no, "lane %s: bullet %q is not \"key: value\" (keys: %s)", ln.Heading, clip(b[2]), strings.Join(Keys, ", "))
-				cur = nil
-				continue
+			if cur = keyBullet(ln, b[2], no, fail); cur != nil {
+				fields = append(fields, cur)
 			}
-			key := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(m[1])))
-			if !slices.Contains(Keys, key) {
-				fail(no, "lane %s: unknown key %q (keys: %s)", ln.Heading, m[1], strings.Join(Keys, ", "))
-				cur = nil
-				continue
-			}
-			if prev, dup := ln.FieldLines[key]; dup {
-				fail(no, "lane %s: %s given twice (first at line %d)", ln.Heading, key, prev)
-				cur = nil
-				continue
-			}
-			ln.FieldLines[key] = no
-			cur = &field{key: key, line: no, value: strings.TrimSpace(m[2])}
-			fields = append(fields, cur)
 			continue
 		}
 		if cur == nil || indent == 0 {
 			cur = nil // prose inside the lane: kept in Block, not a field
 			continue
 		}
-		if b := bulletRE.FindStringSubmatch(strings.TrimLeft(l, " \t")); b != nil {
-			cur.items = append(cur.items, strings.TrimSpace(b[2]))
-		} else if len(cur.items) > 0 {
-			cur.items[len(cur.items)-1] += " " + strings.TrimSpace(l)
-		} else {
-			cur.cont = append(cur.cont, strings.TrimSpace(l))
-		}
+		cur.add(l)
 	}
+	return fields
+}
 
-	for _, f := range fields {
-		text := strings.TrimSpace(strings.Join(append([]string{f.value}, f.cont...), " "))
-		list := func() []string {
-			out := splitList(text)
-			for _, it := range f.items {
-				out = append(out, splitList(it)...)
-			}
-			return out
-		}
-		block := func() string {
-			parts := []string{}
-			if text != "" {
-				parts = append(parts, text)
-			}
-			return strings.Join(append(parts, f.items...), "\n")
-		}
-		switch f.key {
-		case "task-id":
-			ln.TaskID = unquote(text)
-		case "owner":
-			ln.Owner = unquote(text)
-		case "depends-on":
-			ln.DependsOn = list()
-		case "refs":
-			ln.Refs = list()
-		case "scope":
-			ln.Scope = block()
-		case "success-criteria":
-			ln.SuccessCriteria = block()
-		case "autonomy-policy":
-			ln.AutonomyPolicy = block()
-		case "autonomy":
-			ln.Autonomy = strings.ToLower(unquote(text))
-		}
+// keyBullet reads a top-level bullet's text as "key: value" and records the
+// key's line. It fails, and returns nil, on a bullet that is not "key:
+// value", an unknown key or a key given twice.
+func keyBullet(ln *Lane, text string, no int, fail func(int, string, ...any)) *laneField {
+	m := keyRE.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		fail(no, "lane %s: bullet %q is not \"key: value\" (keys: %s)", ln.Heading, clip(text), strings.Join(Keys, ", "))
+		return nil
 	}
+	key := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(m[1])))
+	if !slices.Contains(Keys, key) {
+		fail(no, "lane %s: unknown key %q (keys: %s)", ln.Heading, m[1], strings.Join(Keys, ", "))
+		return nil
+	}
+	if prev, dup := ln.FieldLines[key]; dup {
+		fail(no, "lane %s: %s given twice (first at line %d)", ln.Heading, key, prev)
+		return nil
+	}
+	ln.FieldLines[key] = no
+	return &laneField{key: key, line: no, value: strings.TrimSpace(m[2])}
+}
 
+// add takes an indented line under the field: a bullet is a new item, any
+// other line continues the last item, or the value when there is none.
+func (f *laneField) add(l string) {
+	if b := bulletRE.FindStringSubmatch(strings.TrimLeft(l, " \t")); b != nil {
+		f.items = append(f.items, strings.TrimSpace(b[2]))
+	} else if len(f.items) > 0 {
+		f.items[len(f.items)-1] += " " + strings.TrimSpace(l)
+	} else {
+		f.cont = append(f.cont, strings.TrimSpace(l))
+	}
+}
+
+// text is the field's value with its continuation lines, on one line.
+func (f *laneField) text() string {
+	return strings.TrimSpace(strings.Join(append([]string{f.value}, f.cont...), " "))
+}
+
+// list is the field read as a list: the comma-separated text, then each
+// item's entries.
+func (f *laneField) list() []string {
+	out := splitList(f.text())
+	for _, it := range f.items {
+		out = append(out, splitList(it)...)
+	}
+	return out
+}
+
+// block is the field read as a block: the text, then one line per item.
+func (f *laneField) block() string {
+	parts := []string{}
+	if text := f.text(); text != "" {
+		parts = append(parts, text)
+	}
+	return strings.Join(append(parts, f.items...), "\n")
+}
+
+// set stores a field in the lane, read as its key wants: one value, a list
+// or a block.
+func (ln *Lane) set(f *laneField) {
+	switch f.key {
+	case "task-id":
+		ln.TaskID = unquote(f.text())
+	case "owner":
+		ln.Owner = unquote(f.text())
+	case "depends-on":
+		ln.DependsOn = f.list()
+	case "refs":
+		ln.Refs = f.list()
+	case "scope":
+		ln.Scope = f.block()
+	case "success-criteria":
+		ln.SuccessCriteria = f.block()
+	case "autonomy-policy":
+		ln.AutonomyPolicy = f.block()
+	case "autonomy":
+		ln.Autonomy = strings.ToLower(unquote(f.text()))
+	}
+}
+
+// checkLane checks the fields a lane must have and their forms: a heading
+// and a task-id, an owner (the heading's when not given), a task-id that
+// names it, and an autonomy ("ask" when not given).
+func checkLane(ln *Lane, fail func(int, string, ...any)) {
 	if ln.Heading == "" {
 		fail(ln.Line, "lane heading names no owner (want \"## Lane: <owner>\")")
 	}
 	if ln.TaskID == "" {
 		fail(ln.Line, "lane %s: no task-id bullet (want \"- task-id: T<n>-<specialist>\")", ln.Heading)
 	}
-	if ln.Owner == "" {
-		ln.Owner = ln.Heading
-	} else if ln.Heading != "" && ln.Owner != ln.Heading {
-		fail(ln.FieldLines["owner"], "lane %s: owner %q differs from the heading's %q", ln.Heading, ln.Owner, ln.Heading)
-	}
-	if ln.Owner != "" && !slugRE.MatchString(ln.Owner) {
-		fail(ln.Line, "lane owner %q is not a slug (letters, digits, '.', '_', '-')", ln.Owner)
-	}
+	checkOwner(ln, fail)
 	if ln.TaskID != "" {
 		if m := taskIDRE.FindStringSubmatch(ln.TaskID); m == nil {
 			fail(ln.FieldLines["task-id"], "lane %s: task-id %q is not T<n>-<specialist>", ln.Heading, ln.TaskID)
@@ -346,6 +382,19 @@ func parseLane(ln *Lane, fail func(int, string, ...any)) {
 	case "ask", "all":
 	default:
 		fail(ln.FieldLines["autonomy"], "lane %s: autonomy %q is not ask or all", ln.Heading, ln.Autonomy)
+	}
+}
+
+// checkOwner defaults the owner to the heading's, and fails an owner that
+// differs from the heading or is not a slug.
+func checkOwner(ln *Lane, fail func(int, string, ...any)) {
+	if ln.Owner == "" {
+		ln.Owner = ln.Heading
+	} else if ln.Heading != "" && ln.Owner != ln.Heading {
+		fail(ln.FieldLines["owner"], "lane %s: owner %q differs from the heading's %q", ln.Heading, ln.Owner, ln.Heading)
+	}
+	if ln.Owner != "" && !slugRE.MatchString(ln.Owner) {
+		fail(ln.Line, "lane owner %q is not a slug (letters, digits, '.', '_', '-')", ln.Owner)
 	}
 }
 
