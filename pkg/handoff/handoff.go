@@ -191,127 +191,178 @@ func Parse(name string, data []byte) (*Receipt, error) {
 }
 
 // decode checks the block's JSON key by key so each error names its line.
+// Broken JSON stops at the first error; every problem with the keys and
+// values is reported, in line order.
 func decode(name string, blk Block) (Contract, error) {
-	var c Contract
-	var errs []error
-	lineAt := func(off int64) int {
-		if off < 0 {
-			return blk.Line
-		}
-		if off > int64(len(blk.JSON)) {
-			off = int64(len(blk.JSON))
-		}
-		return blk.Line + 1 + strings.Count(blk.JSON[:off], "\n")
+	d := &blockDecoder{name: name, blk: blk}
+	if err := d.readObject(); err != nil {
+		return Contract{}, err
 	}
-	fail := func(off int64, format string, args ...any) {
-		errs = append(errs, &Error{name, lineAt(off), fmt.Sprintf(format, args...)})
+	d.unknownKeys()
+	c := d.contract()
+	if len(d.errs) > 0 {
+		sort.SliceStable(d.errs, func(i, j int) bool { return d.errs[i].(*Error).Line < d.errs[j].(*Error).Line })
+		return Contract{}, errors.Join(d.errs...)
 	}
-	dec := json.NewDecoder(strings.NewReader(blk.JSON))
+	return c, nil
+}
+
+// blockDecoder holds a handoff block's top-level values by key, the offset
+// of each key in the JSON, and the problems found so far.
+type blockDecoder struct {
+	name    string
+	blk     Block
+	raw     map[string]json.RawMessage
+	keyLine map[string]int64 // the offset in blk.JSON after each key
+	errs    []error
+}
+
+// lineAt is the file line of an offset in the block's JSON; a negative
+// offset means the block as a whole (its opening line).
+func (d *blockDecoder) lineAt(off int64) int {
+	if off < 0 {
+		return d.blk.Line
+	}
+	if off > int64(len(d.blk.JSON)) {
+		off = int64(len(d.blk.JSON))
+	}
+	return d.blk.Line + 1 + strings.Count(d.blk.JSON[:off], "\n")
+}
+
+// fail records a problem at the line of an offset.
+func (d *blockDecoder) fail(off int64, format string, args ...any) {
+	d.errs = append(d.errs, &Error{d.name, d.lineAt(off), fmt.Sprintf(format, args...)})
+}
+
+// notJSON is the error that stops decoding at broken JSON.
+func (d *blockDecoder) notJSON(err error, dec *json.Decoder) error {
+	return &Error{d.name, d.lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+}
+
+// readObject reads the block as one JSON object, keeping each key's raw
+// value and offset. A key given twice is a problem (the first value is
+// kept); anything but one well-formed object is an error that ends
+// decoding.
+func (d *blockDecoder) readObject() error {
+	dec := json.NewDecoder(strings.NewReader(d.blk.JSON))
 	dec.UseNumber()
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		if err != nil {
-			return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+			return d.notJSON(err, dec)
 		}
-		return c, &Error{name, blk.Line + 1, "guild.handoff.v2 block must be a JSON object"}
+		return &Error{d.name, d.blk.Line + 1, "guild.handoff.v2 block must be a JSON object"}
 	}
-	raw := map[string]json.RawMessage{}
-	keyLine := map[string]int64{}
+	d.raw, d.keyLine = map[string]json.RawMessage{}, map[string]int64{}
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+			return d.notJSON(err, dec)
 		}
 		key, _ := tok.(string)
 		off := dec.InputOffset()
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+			return d.notJSON(err, dec)
 		}
-		if _, dup := raw[key]; dup {
-			fail(off, "key %q appears twice", key)
+		if _, dup := d.raw[key]; dup {
+			d.fail(off, "key %q appears twice", key)
 			continue
 		}
-		raw[key], keyLine[key] = v, off
+		d.raw[key], d.keyLine[key] = v, off
 	}
 	if _, err := dec.Token(); err != nil {
-		return c, &Error{name, lineAt(syntaxOffset(err, dec)), "guild.handoff.v2 block is not JSON: " + err.Error()}
+		return d.notJSON(err, dec)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return c, &Error{name, lineAt(dec.InputOffset()), "text after the JSON object in the guild.handoff.v2 block"}
+		return &Error{d.name, d.lineAt(dec.InputOffset()), "text after the JSON object in the guild.handoff.v2 block"}
 	}
+	return nil
+}
 
+// unknownKeys reports, in the order they are written, the keys that are
+// no field of the contract.
+func (d *blockDecoder) unknownKeys() {
 	var keys []string
-	for k := range raw {
+	for k := range d.raw {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return keyLine[keys[i]] < keyLine[keys[j]] })
+	sort.Slice(keys, func(i, j int) bool { return d.keyLine[keys[i]] < d.keyLine[keys[j]] })
 	for _, k := range keys {
 		if !slices.Contains(fieldNames, k) {
-			fail(keyLine[k], "unknown key %q (allowed: %s)", k, strings.Join(fieldNames, ", "))
+			d.fail(d.keyLine[k], "unknown key %q (allowed: %s)", k, strings.Join(fieldNames, ", "))
 		}
 	}
-	str := func(key string, required bool, allowed []string, max int) string {
-		v, ok := raw[key]
-		if !ok {
-			if required {
-				fail(-1, "missing required key %q", key)
-			}
-			return ""
+}
+
+// contract reads each field of the contract, which ones are required, and
+// the values and lengths each allows.
+func (d *blockDecoder) contract() Contract {
+	var c Contract
+	c.SchemaVersion = d.str("schema_version", true, []string{SchemaVersion}, 0)
+	c.TaskID = d.str("task_id", true, nil, 0)
+	c.Tier = d.str("tier", true, []string{"cheap", "mid", "powerful"}, 0)
+	c.Status = d.str("status", true, []string{"done", "blocked", "escalate"}, 0)
+	c.Summary = d.str("summary", true, nil, MaxSummary)
+	c.Artifacts = d.list("artifacts", true)
+	c.Issues = d.list("issues", true)
+	c.EscalateReason = d.str("escalate_reason", c.Status == "escalate", nil, 0)
+	c.Learnings = d.list("learnings", false)
+	c.Notes = d.str("notes", false, nil, MaxNotes)
+	c.InjectionClean = d.str("injection_clean", false, []string{"clean", "flagged", "unverified"}, 0)
+	return c
+}
+
+// str reads a string field: a required one must be present and not blank,
+// one with allowed values must be one of them, one with a max at most that
+// many characters. A problem is recorded; the value is still returned.
+func (d *blockDecoder) str(key string, required bool, allowed []string, max int) string {
+	v, ok := d.raw[key]
+	if !ok {
+		if required {
+			d.fail(-1, "missing required key %q", key)
 		}
-		var s string
-		if err := json.Unmarshal(v, &s); err != nil || bytes.Equal(v, []byte("null")) {
-			fail(keyLine[key], "%s must be a string, got %s", key, clip(string(v)))
-			return ""
-		}
-		switch {
-		case required && strings.TrimSpace(s) == "":
-			fail(keyLine[key], "%s is empty", key)
-		case allowed != nil && !slices.Contains(allowed, s):
-			fail(keyLine[key], "%s is %q, want one of %s", key, s, strings.Join(allowed, ", "))
-		case max > 0 && utf8.RuneCountInString(s) > max:
-			fail(keyLine[key], "%s is %d characters, over the %d limit", key, utf8.RuneCountInString(s), max)
-		}
-		return s
+		return ""
 	}
-	list := func(key string, required bool) []string {
-		v, ok := raw[key]
-		if !ok {
-			if required {
-				fail(-1, "missing required key %q (use [] when there are none)", key)
-			}
-			return nil
-		}
-		var out []string
-		if err := json.Unmarshal(v, &out); err != nil || bytes.Equal(v, []byte("null")) {
-			fail(keyLine[key], "%s must be an array of strings, got %s", key, clip(string(v)))
-			return nil
-		}
-		if out == nil {
-			out = []string{}
-		}
-		for i, s := range out {
-			if strings.TrimSpace(s) == "" {
-				fail(keyLine[key], "%s[%d] is empty", key, i)
-			}
-		}
-		return out
+	var s string
+	if err := json.Unmarshal(v, &s); err != nil || bytes.Equal(v, []byte("null")) {
+		d.fail(d.keyLine[key], "%s must be a string, got %s", key, clip(string(v)))
+		return ""
 	}
-	c.SchemaVersion = str("schema_version", true, []string{SchemaVersion}, 0)
-	c.TaskID = str("task_id", true, nil, 0)
-	c.Tier = str("tier", true, []string{"cheap", "mid", "powerful"}, 0)
-	c.Status = str("status", true, []string{"done", "blocked", "escalate"}, 0)
-	c.Summary = str("summary", true, nil, MaxSummary)
-	c.Artifacts = list("artifacts", true)
-	c.Issues = list("issues", true)
-	c.EscalateReason = str("escalate_reason", c.Status == "escalate", nil, 0)
-	c.Learnings = list("learnings", false)
-	c.Notes = str("notes", false, nil, MaxNotes)
-	c.InjectionClean = str("injection_clean", false, []string{"clean", "flagged", "unverified"}, 0)
-	if len(errs) > 0 {
-		sort.SliceStable(errs, func(i, j int) bool { return errs[i].(*Error).Line < errs[j].(*Error).Line })
-		return Contract{}, errors.Join(errs...)
+	switch {
+	case required && strings.TrimSpace(s) == "":
+		d.fail(d.keyLine[key], "%s is empty", key)
+	case allowed != nil && !slices.Contains(allowed, s):
+		d.fail(d.keyLine[key], "%s is %q, want one of %s", key, s, strings.Join(allowed, ", "))
+	case max > 0 && utf8.RuneCountInString(s) > max:
+		d.fail(d.keyLine[key], "%s is %d characters, over the %d limit", key, utf8.RuneCountInString(s), max)
 	}
-	return c, nil
+	return s
+}
+
+// list reads an array-of-strings field ([] when present but empty); a
+// required one must be present, and no entry may be blank.
+func (d *blockDecoder) list(key string, required bool) []string {
+	v, ok := d.raw[key]
+	if !ok {
+		if required {
+			d.fail(-1, "missing required key %q (use [] when there are none)", key)
+		}
+		return nil
+	}
+	var out []string
+	if err := json.Unmarshal(v, &out); err != nil || bytes.Equal(v, []byte("null")) {
+		d.fail(d.keyLine[key], "%s must be an array of strings, got %s", key, clip(string(v)))
+		return nil
+	}
+	if out == nil {
+		out = []string{}
+	}
+	for i, s := range out {
+		if strings.TrimSpace(s) == "" {
+			d.fail(d.keyLine[key], "%s[%d] is empty", key, i)
+		}
+	}
+	return out
 }
 
 // fieldNames are the keys a v2 block may hold.
