@@ -388,130 +388,151 @@ type cuts struct {
 }
 
 // renderTask renders the Task layer under c. noticeDone says the Role layer
-// already carries the integrity notice.
+// already carries the integrity notice. The sizes are each section's tokens.
 func (lp *lanePlan) renderTask(c cuts, rl layerText, noticeDone bool) (layerText, map[string]int) {
+	w := &taskWriter{sizes: map[string]int{}, noticeDone: noticeDone}
+	w.b.WriteString(lint.TaskHeading + "\n\n")
+	w.section("lane", func() { w.b.WriteString(strings.TrimRight(lp.lane.Block, "\n") + "\n") })
+	w.section("ambient", func() { w.b.WriteString("\n### Ambient context\n\n" + AmbientNotice + "\n") })
+	if lp.autonomy == "ask" {
+		w.section("ask_gate", func() { w.b.WriteString("\n### Autonomy: ask\n\n" + AskGate + "\n") })
+	}
+	for _, r := range lp.upstream {
+		w.section("upstream_contracts", func() {
+			fmt.Fprintf(&w.b, "\n### Upstream contract: %s — `%s`\n\n%s", r.Contract.TaskID, r.Path, r.Fenced)
+			w.lt.sources = append(w.lt.sources, r.Path)
+		})
+	}
+	if len(lp.refs) > 0 {
+		w.section("named_refs", func() { lp.writeRefs(w, c.refs, rl) })
+	}
+	if len(lp.decisions) > 0 {
+		w.section("decisions", func() { lp.writeDecisions(w) })
+	}
+	if lp.initiative != "" {
+		w.section("initiative", func() {
+			fmt.Fprintf(&w.b, "\n### Initiative — `%s`\n\n%s\n", lp.initSource, lp.initiative)
+			w.lt.sources = append(w.lt.sources, lp.initSource)
+		})
+	}
+	if len(lp.contradictions) > 0 {
+		w.section("contradictions", func() { lp.writeContradictions(w) })
+	}
+	if recall := lp.recall[:len(lp.recall)-c.recall]; len(recall) > 0 {
+		w.section("recall", func() {
+			w.chunks(lint.RecallHeading, recall, func(ch chunk) string { return ch.c.SourcePath })
+		})
+	}
+	if graph := lp.graph[:len(lp.graph)-c.graph]; len(graph) > 0 {
+		w.section("knowledge_graph", func() {
+			w.chunks("## Knowledge graph", graph, func(ch chunk) string { return graphSource(ch.c.SourcePath) })
+		})
+	}
+	if cm := lp.codemap[:len(lp.codemap)-c.codemap]; len(cm) > 0 {
+		w.section("codebase_map", func() { w.codemap(cm) })
+	}
+	w.lt.text = strings.TrimRight(w.b.String(), "\n") + "\n"
+	return w.lt, w.sizes
+}
+
+// taskWriter is the Task layer being written: its text, the sources it
+// quotes, and the tokens of each section.
+type taskWriter struct {
+	b     strings.Builder
+	lt    layerText // sources and wrapped; text is set when done
+	sizes map[string]int
+	// noticeDone says the integrity notice is already written, here or in
+	// the Role layer.
+	noticeDone bool
+}
+
+// section counts what write adds to the layer as the tokens of section
+// name.
+func (w *taskWriter) section(name string, write func()) {
+	start := w.b.Len()
+	write()
+	w.sizes[name] += tokens.Estimate(w.b.String()[start:])
+}
+
+// notice writes the integrity notice before the first wrapped block, unless
+// the Role layer already carries it.
+func (w *taskWriter) notice() {
+	if !w.noticeDone {
+		w.b.WriteString(protect.IntegrityNotice + "\n\n")
+		w.noticeDone = true
+		w.lt.wrapped = true
+	}
+}
+
+// chunks writes a heading and the chunks under it, each with its source.
+func (w *taskWriter) chunks(heading string, chs []chunk, source func(chunk) string) {
+	w.b.WriteString("\n" + heading + "\n\n")
+	for _, ch := range chs {
+		if ch.wrapped() {
+			w.notice()
+		}
+		w.b.WriteString(ch.render() + "\n\n")
+		w.lt.sources = append(w.lt.sources, source(ch))
+	}
+}
+
+// writeRefs writes the named refs: a pointer when the ref is one, a line
+// sending the reader up when the Role layer already holds the page, else
+// the page, cut to its extract when the budget cuts cutN refs.
+func (lp *lanePlan) writeRefs(w *taskWriter, cutN int, rl layerText) {
 	roleHas := map[string]bool{}
 	for _, s := range rl.sources {
 		roleHas[s] = true
 	}
-	var b strings.Builder
-	var lt layerText
-	sizes := map[string]int{}
-	notice := func() {
-		if !noticeDone {
-			b.WriteString(protect.IntegrityNotice + "\n\n")
-			noticeDone = true
-			lt.wrapped = true
+	w.b.WriteString("\n### Named refs\n")
+	cut := lp.cutRefs(cutN)
+	for i, r := range lp.refs {
+		if r.pointer != "" {
+			fmt.Fprintf(&w.b, "\n- `%s` — %s\n", oneLine(r.path), r.pointer)
+			continue
 		}
+		if r.inRole && roleHas[r.path] {
+			fmt.Fprintf(&w.b, "\n- `%s` — in the Role-dependent layer above\n", oneLine(r.path))
+			continue
+		}
+		p, label := r.full, ""
+		if cut[i] {
+			p, label = r.extract, ", extract; read the page for the rest"
+		}
+		if p.wrapped() {
+			w.notice()
+		}
+		fmt.Fprintf(&w.b, "\n#### `%s` (%s%s)\n\n%s\n", oneLine(r.path), p.tier, label, p.text)
+		w.lt.sources = append(w.lt.sources, r.path)
 	}
-	section := func(name string, start int) { sizes[name] += tokens.Estimate(b.String()[start:]) }
+}
 
-	b.WriteString(lint.TaskHeading + "\n\n")
-	start := b.Len()
-	b.WriteString(strings.TrimRight(lp.lane.Block, "\n") + "\n")
-	section("lane", start)
-	start = b.Len()
-	b.WriteString("\n### Ambient context\n\n" + AmbientNotice + "\n")
-	section("ambient", start)
-	if lp.autonomy == "ask" {
-		start = b.Len()
-		b.WriteString("\n### Autonomy: ask\n\n" + AskGate + "\n")
-		section("ask_gate", start)
+// writeContradictions lists the graph–wiki contradictions under their note.
+func (lp *lanePlan) writeContradictions(w *taskWriter) {
+	w.b.WriteString("\n### Contradictions\n\n" + contradictionsNote + "\n\n")
+	for _, x := range lp.contradictions {
+		w.b.WriteString("- " + x.line() + "\n")
 	}
-	for _, r := range lp.upstream {
-		start = b.Len()
-		fmt.Fprintf(&b, "\n### Upstream contract: %s — `%s`\n\n%s", r.Contract.TaskID, r.Path, r.Fenced)
-		lt.sources = append(lt.sources, r.Path)
-		section("upstream_contracts", start)
+}
+
+// codemap writes the codebase map's entries, one a line.
+func (w *taskWriter) codemap(cm []MapEntry) {
+	w.b.WriteString("\n## Codebase map\n\n")
+	for _, e := range cm {
+		w.b.WriteString(e.render() + "\n")
 	}
-	if len(lp.refs) > 0 {
-		start = b.Len()
-		b.WriteString("\n### Named refs\n")
-		cut := lp.cutRefs(c.refs)
-		for i, r := range lp.refs {
-			if r.pointer != "" {
-				fmt.Fprintf(&b, "\n- `%s` — %s\n", oneLine(r.path), r.pointer)
-				continue
-			}
-			if r.inRole && roleHas[r.path] {
-				fmt.Fprintf(&b, "\n- `%s` — in the Role-dependent layer above\n", oneLine(r.path))
-				continue
-			}
-			p, label := r.full, ""
-			if cut[i] {
-				p, label = r.extract, ", extract; read the page for the rest"
-			}
-			if p.wrapped() {
-				notice()
-			}
-			fmt.Fprintf(&b, "\n#### `%s` (%s%s)\n\n%s\n", oneLine(r.path), p.tier, label, p.text)
-			lt.sources = append(lt.sources, r.path)
+}
+
+// writeDecisions writes the active decision pages in full.
+func (lp *lanePlan) writeDecisions(w *taskWriter) {
+	w.b.WriteString("\n### Active decisions\n")
+	for _, p := range lp.decisions {
+		if p.wrapped() {
+			w.notice()
 		}
-		section("named_refs", start)
+		fmt.Fprintf(&w.b, "\n#### `%s` (%s)\n\n%s\n", onePath(p.path), p.tier, p.text)
+		w.lt.sources = append(w.lt.sources, p.path)
 	}
-	if len(lp.decisions) > 0 {
-		start = b.Len()
-		b.WriteString("\n### Active decisions\n")
-		for _, p := range lp.decisions {
-			if p.wrapped() {
-				notice()
-			}
-			fmt.Fprintf(&b, "\n#### `%s` (%s)\n\n%s\n", onePath(p.path), p.tier, p.text)
-			lt.sources = append(lt.sources, p.path)
-		}
-		section("decisions", start)
-	}
-	if lp.initiative != "" {
-		start = b.Len()
-		fmt.Fprintf(&b, "\n### Initiative — `%s`\n\n%s\n", lp.initSource, lp.initiative)
-		lt.sources = append(lt.sources, lp.initSource)
-		section("initiative", start)
-	}
-	if len(lp.contradictions) > 0 {
-		start = b.Len()
-		b.WriteString("\n### Contradictions\n\n" + contradictionsNote + "\n\n")
-		for _, x := range lp.contradictions {
-			b.WriteString("- " + x.line() + "\n")
-		}
-		section("contradictions", start)
-	}
-	recall := lp.recall[:len(lp.recall)-c.recall]
-	if len(recall) > 0 {
-		start = b.Len()
-		b.WriteString("\n" + lint.RecallHeading + "\n\n")
-		for _, ch := range recall {
-			if ch.wrapped() {
-				notice()
-			}
-			b.WriteString(ch.render() + "\n\n")
-			lt.sources = append(lt.sources, ch.c.SourcePath)
-		}
-		section("recall", start)
-	}
-	graph := lp.graph[:len(lp.graph)-c.graph]
-	if len(graph) > 0 {
-		start = b.Len()
-		b.WriteString("\n## Knowledge graph\n\n")
-		for _, ch := range graph {
-			if ch.wrapped() {
-				notice()
-			}
-			b.WriteString(ch.render() + "\n\n")
-			lt.sources = append(lt.sources, graphSource(ch.c.SourcePath))
-		}
-		section("knowledge_graph", start)
-	}
-	cm := lp.codemap[:len(lp.codemap)-c.codemap]
-	if len(cm) > 0 {
-		start = b.Len()
-		b.WriteString("\n## Codebase map\n\n")
-		for _, e := range cm {
-			b.WriteString(e.render() + "\n")
-		}
-		section("codebase_map", start)
-	}
-	lt.text = strings.TrimRight(b.String(), "\n") + "\n"
-	return lt, sizes
 }
 
 // graphSource is the file a graph chunk came from: the graph index, whatever
