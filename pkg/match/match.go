@@ -119,8 +119,22 @@ func stemmable(t string) bool {
 // New builds a matcher for terms (matched case-insensitively). Empty terms never
 // match. Term indices in results are indices into terms.
 func New(terms []string) *Matcher {
+	m := &Matcher{}
+	m.addTerms(terms)
+	m.addVariants(terms)
+	m.assignClasses()
+	m.buildDFA(m.trie())
+	m.sa = newShiftAnd(m.terms)
+	m.packFast()
+	return m
+}
+
+// addTerms takes the caller's terms, folded, and stemmed where an
+// inflection can be stripped; a stem of a plain word also matches its
+// other inflections (stem).
+func (m *Matcher) addTerms(terms []string) {
 	n := len(terms)
-	m := &Matcher{terms: make([]string, n), orig: make([]int32, n), ncaller: n, stem: make([]bool, n), stemmed: make([]bool, n)}
+	m.terms, m.orig, m.ncaller, m.stem, m.stemmed = make([]string, n), make([]int32, n), n, make([]bool, n), make([]bool, n)
 	for i, t := range terms {
 		ft := Fold(t)
 		if st := Stem(ft); st != ft {
@@ -131,8 +145,12 @@ func New(terms []string) *Matcher {
 		m.orig[i] = int32(i)
 		m.stem[i] = stemmable(ft)
 	}
-	// Spelling variants of compound names match as their term, whole and
-	// without suffixes.
+}
+
+// addVariants appends the spelling variants of compound names not already
+// searched: each matches as the term it spells, whole and without
+// suffixes.
+func (m *Matcher) addVariants(terms []string) {
 	seen := map[string]bool{}
 	for _, t := range m.terms {
 		seen[t] = true
@@ -148,8 +166,11 @@ func New(terms []string) *Matcher {
 			}
 		}
 	}
-	// Byte classes: every byte that occurs in a folded term gets its own class,
-	// and its uppercase twin shares it; everything else is class 0.
+}
+
+// assignClasses gives every byte that occurs in a folded term its own
+// byte class, shared by its uppercase twin; every other byte is class 0.
+func (m *Matcher) assignClasses() {
 	next := uint8(1)
 	for _, ft := range m.terms {
 		for j := 0; j < len(ft); j++ {
@@ -167,13 +188,19 @@ func New(terms []string) *Matcher {
 		}
 	}
 	m.nclass = int(next)
-	// Trie.
-	type node struct {
-		next map[uint8]int32
-		fail int32
-		out  []int32
-	}
-	nodes := []node{{next: map[uint8]int32{}}}
+}
+
+// trieNode is a node of the terms' trie while the automaton is built.
+type trieNode struct {
+	next map[uint8]int32 // child by byte class
+	fail int32           // the longest proper suffix's node
+	out  []int32         // the terms that end here
+}
+
+// trie is the trie of the terms over byte classes. A term holding a byte of
+// class 0 (beyond 254 distinct bytes) or an empty term ends nowhere.
+func (m *Matcher) trie() []trieNode {
+	nodes := []trieNode{{next: map[uint8]int32{}}}
 	for i, t := range m.terms {
 		if t == "" {
 			continue
@@ -188,7 +215,7 @@ func New(terms []string) *Matcher {
 			}
 			n, found := nodes[s].next[c]
 			if !found {
-				nodes = append(nodes, node{next: map[uint8]int32{}})
+				nodes = append(nodes, trieNode{next: map[uint8]int32{}})
 				n = int32(len(nodes) - 1)
 				nodes[s].next[c] = n
 			}
@@ -198,7 +225,13 @@ func New(terms []string) *Matcher {
 			nodes[s].out = append(nodes[s].out, int32(i))
 		}
 	}
-	// BFS for failure links and the full DFA.
+	return nodes
+}
+
+// buildDFA sets the failure links breadth first and fills the full
+// transition table (delta) and each state's sorted outputs, its own and its
+// failure chain's.
+func (m *Matcher) buildDFA(nodes []trieNode) {
 	ns := len(nodes)
 	m.delta = make([]int32, ns*m.nclass)
 	m.out = make([][]int32, ns)
@@ -229,7 +262,11 @@ func New(terms []string) *Matcher {
 			}
 		}
 	}
-	m.sa = newShiftAnd(m.terms)
+}
+
+// packFast packs each transition for the scan loop: the next state's row
+// offset times two, with the low bit set when that state has outputs.
+func (m *Matcher) packFast() {
 	m.fast = make([]int32, len(m.delta))
 	for i, n := range m.delta {
 		v := n * int32(m.nclass) * 2
@@ -238,7 +275,6 @@ func New(terms []string) *Matcher {
 		}
 		m.fast[i] = v
 	}
-	return m
 }
 
 // Terms returns the folded terms, one per caller term (without variants).
