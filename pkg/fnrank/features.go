@@ -47,122 +47,172 @@ type unitStats struct {
 	idents    map[string]bool
 }
 
-// row computes the feature rows of the candidates out (hand order) from
+// rows computes the feature rows of the candidates out (hand order) from
 // their stats; all are every unit of the ranked files, candidates or not,
 // with theirs, for the call graph.
 func rows(out []Unit, st []*unitStats, all []Unit, allSt []*unitStats, terms []Term) [][]float64 {
-	total, wtop := 0.0, 0.0
-	for _, t := range terms {
-		total += t.Weight
-		wtop = max(wtop, t.Weight)
-	}
-	total, wtop = max(total, 1e-9), max(wtop, 1e-9)
-	// Per file: units with evidence, the evidence summed, whether a unit
-	// is named by the goal.
-	nf := 0
-	for _, s := range allSt {
-		nf = max(nf, s.file+1)
-	}
-	evUnits := make([]int, nf)
-	evSum := make([]float64, nf)
-	named := make([]bool, nf)
-	namedNames := map[string]bool{}
-	for i, s := range allSt {
-		if s.raw > 0 {
-			evUnits[s.file]++
-			evSum[s.file] += s.raw
-		}
-		if s.nameW > 0 {
-			named[s.file] = true
-			namedNames[all[i].Name] = true
-		}
-	}
-	// How many units name each definition's name.
-	uses := map[string]int{}
-	for _, s := range allSt {
-		for id := range s.idents {
-			uses[id]++
-		}
-	}
-	best := 0.0
-	fileBest := make([]float64, nf)
-	for i, u := range out {
-		best = max(best, u.Score)
-		fileBest[st[i].file] = max(fileBest[st[i].file], u.Score)
-	}
-	best = max(best, 1e-9)
-	filePlace := make([]int, nf)
-	top3 := []int{}
-	for i, u := range out {
-		if u.Kind != TopLevel && len(top3) < 3 {
-			top3 = append(top3, i)
-		}
-	}
-	b := func(v bool) float64 {
-		if v {
-			return 1
-		}
-		return 0
-	}
+	c := newRowContext(out, st, all, allSt, terms)
 	res := make([][]float64, len(out))
+	filePlace := make([]int, c.nf)
 	for i, u := range out {
-		s := st[i]
-		filePlace[s.file]++
-		callsNamed, calledByNamed := false, false
-		for id := range s.idents {
-			if id != u.Name && namedNames[id] {
-				callsNamed = true
-			}
-		}
-		if u.Name != "" {
-			for j, o := range allSt {
-				if o.nameW > 0 && all[j].Name != u.Name && o.idents[u.Name] {
-					calledByNamed = true
-					break
-				}
-			}
-		}
-		callsTop, calledByTop := false, false
-		for _, j := range top3 {
-			if j == i {
-				continue
-			}
-			if n := out[j].Name; n != "" && n != u.Name && s.idents[n] {
-				callsTop = true
-			}
-			if u.Name != "" && out[j].Name != u.Name && st[j].idents[u.Name] {
-				calledByTop = true
-			}
-		}
-		nameUses := 0
-		if u.Name != "" {
-			nameUses = uses[u.Name]
-			if s.idents[u.Name] {
-				nameUses--
-			}
-		}
-		own := float64(max(u.Own, 1))
-		fileRel := 0.0
-		if fileBest[s.file] > 0 {
-			fileRel = u.Score / fileBest[s.file]
-		}
-		share := 0.0
-		if evSum[s.file] > 0 {
-			share = s.raw / evSum[s.file]
-		}
-		kindFunc := u.Kind == "func" || u.Kind == "method"
-		res[i] = []float64{
-			math.Log1p(u.Score), u.Score / best, fileRel, math.Log(float64(i + 1)), math.Log(float64(filePlace[s.file])), math.Log1p(s.raw),
-			math.Log(float64(max(s.rank, 1))), b(s.rank == 1), b(s.rank == 2), b(s.test), math.Log1p(float64(s.nunits)), math.Log1p(float64(evUnits[s.file])), share, b(named[s.file]),
-			b(u.Kind == TopLevel), b(u.Nested && u.Kind != TopLevel), b(declKinds[u.Kind] && !u.Nested), b(kindFunc), b(!kindFunc && !declKinds[u.Kind] && u.Kind != TopLevel), b(u.Container != ""),
-			math.Log1p(own), math.Log1p(float64(u.End - u.Lead + 1)), s.pos,
-			float64(s.distinct), float64(s.distinct) / float64(max(len(terms), 1)), s.wsum / total, s.wmax / wtop, s.headW / total, b(s.nameW > 0), s.nameW / wtop, b(s.namePart),
-			b(s.contMatch), math.Log1p(float64(s.mentions)), math.Log1p(float64(s.evLines)), float64(s.evLines) / own,
-			b(callsNamed), b(calledByNamed), b(callsTop), b(calledByTop), math.Log1p(float64(max(nameUses, 0))),
-			math.Log1p(float64(len(terms))), math.Log1p(total),
-		}
+		filePlace[st[i].file]++
+		res[i] = c.row(i, u, filePlace[st[i].file])
 	}
 	return res
+}
+
+// rowContext is what every candidate's row is measured against: the
+// goal's weights, each file's evidence, the names units use, the best
+// scores, and the first three candidates that are not top-level code.
+type rowContext struct {
+	out         []Unit
+	st          []*unitStats
+	all         []Unit
+	allSt       []*unitStats
+	nterms      int
+	total, wtop float64 // the goal terms' weights summed, and the heaviest (at least 1e-9)
+	nf          int     // files, by the largest file index
+	evUnits     []int   // per file: units with evidence
+	evSum       []float64
+	named       []bool          // per file: a unit's name is a goal term
+	namedNames  map[string]bool // the names of those units
+	uses        map[string]int  // how many units name each identifier
+	best        float64         // the best candidate's score (at least 1e-9)
+	fileBest    []float64       // per file: its best candidate's score
+	top3        []int           // the first three candidates that are not top-level code
+}
+
+// newRowContext measures the context of the candidates' rows.
+func newRowContext(out []Unit, st []*unitStats, all []Unit, allSt []*unitStats, terms []Term) *rowContext {
+	c := &rowContext{out: out, st: st, all: all, allSt: allSt, nterms: len(terms)}
+	for _, t := range terms {
+		c.total += t.Weight
+		c.wtop = max(c.wtop, t.Weight)
+	}
+	c.total, c.wtop = max(c.total, 1e-9), max(c.wtop, 1e-9)
+	for _, s := range allSt {
+		c.nf = max(c.nf, s.file+1)
+	}
+	c.fileEvidence()
+	c.uses = map[string]int{}
+	for _, s := range allSt {
+		for id := range s.idents {
+			c.uses[id]++
+		}
+	}
+	c.fileBest = make([]float64, c.nf)
+	for i, u := range out {
+		c.best = max(c.best, u.Score)
+		c.fileBest[st[i].file] = max(c.fileBest[st[i].file], u.Score)
+	}
+	c.best = max(c.best, 1e-9)
+	c.top3 = []int{}
+	for i, u := range out {
+		if u.Kind != TopLevel && len(c.top3) < 3 {
+			c.top3 = append(c.top3, i)
+		}
+	}
+	return c
+}
+
+// fileEvidence sums, per file, the units with evidence and their evidence,
+// and marks the files holding a unit the goal names.
+func (c *rowContext) fileEvidence() {
+	c.evUnits = make([]int, c.nf)
+	c.evSum = make([]float64, c.nf)
+	c.named = make([]bool, c.nf)
+	c.namedNames = map[string]bool{}
+	for i, s := range c.allSt {
+		if s.raw > 0 {
+			c.evUnits[s.file]++
+			c.evSum[s.file] += s.raw
+		}
+		if s.nameW > 0 {
+			c.named[s.file] = true
+			c.namedNames[c.all[i].Name] = true
+		}
+	}
+}
+
+// links tells how candidate i stands in the call graph: whether it names a
+// unit the goal names or is named by one, and the same for the first three
+// candidates.
+func (c *rowContext) links(i int, u Unit) (callsNamed, calledByNamed, callsTop, calledByTop bool) {
+	s := c.st[i]
+	for id := range s.idents {
+		if id != u.Name && c.namedNames[id] {
+			callsNamed = true
+		}
+	}
+	if u.Name != "" {
+		for j, o := range c.allSt {
+			if o.nameW > 0 && c.all[j].Name != u.Name && o.idents[u.Name] {
+				calledByNamed = true
+				break
+			}
+		}
+	}
+	for _, j := range c.top3 {
+		if j == i {
+			continue
+		}
+		if n := c.out[j].Name; n != "" && n != u.Name && s.idents[n] {
+			callsTop = true
+		}
+		if u.Name != "" && c.out[j].Name != u.Name && c.st[j].idents[u.Name] {
+			calledByTop = true
+		}
+	}
+	return callsNamed, calledByNamed, callsTop, calledByTop
+}
+
+// nameUses is how many other units use candidate u's name.
+func (c *rowContext) nameUses(s *unitStats, u Unit) int {
+	if u.Name == "" {
+		return 0
+	}
+	n := c.uses[u.Name]
+	if s.idents[u.Name] {
+		n--
+	}
+	return n
+}
+
+// row is candidate i's feature row, in FeatureNames' order; place is its
+// place among its file's candidates.
+func (c *rowContext) row(i int, u Unit, place int) []float64 {
+	s := c.st[i]
+	callsNamed, calledByNamed, callsTop, calledByTop := c.links(i, u)
+	nameUses := c.nameUses(s, u)
+	own := float64(max(u.Own, 1))
+	fileRel := 0.0
+	if c.fileBest[s.file] > 0 {
+		fileRel = u.Score / c.fileBest[s.file]
+	}
+	share := 0.0
+	if c.evSum[s.file] > 0 {
+		share = s.raw / c.evSum[s.file]
+	}
+	kindFunc := u.Kind == "func" || u.Kind == "method"
+	total, wtop := c.total, c.wtop
+	return []float64{
+		math.Log1p(u.Score), u.Score / c.best, fileRel, math.Log(float64(i + 1)), math.Log(float64(place)), math.Log1p(s.raw),
+		math.Log(float64(max(s.rank, 1))), bit(s.rank == 1), bit(s.rank == 2), bit(s.test), math.Log1p(float64(s.nunits)), math.Log1p(float64(c.evUnits[s.file])), share, bit(c.named[s.file]),
+		bit(u.Kind == TopLevel), bit(u.Nested && u.Kind != TopLevel), bit(declKinds[u.Kind] && !u.Nested), bit(kindFunc), bit(!kindFunc && !declKinds[u.Kind] && u.Kind != TopLevel), bit(u.Container != ""),
+		math.Log1p(own), math.Log1p(float64(u.End - u.Lead + 1)), s.pos,
+		float64(s.distinct), float64(s.distinct) / float64(max(c.nterms, 1)), s.wsum / total, s.wmax / wtop, s.headW / total, bit(s.nameW > 0), s.nameW / wtop, bit(s.namePart),
+		bit(s.contMatch), math.Log1p(float64(s.mentions)), math.Log1p(float64(s.evLines)), float64(s.evLines) / own,
+		bit(callsNamed), bit(calledByNamed), bit(callsTop), bit(calledByTop), math.Log1p(float64(max(nameUses, 0))),
+		math.Log1p(float64(c.nterms)), math.Log1p(total),
+	}
+}
+
+// bit is a flag as a feature: 1 or 0.
+func bit(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // namePart reports whether a term of four letters or more (its last
