@@ -74,6 +74,18 @@ const livesNow = `(?:currently |actually |really |now )?live\b`
 // config live"): the two words open with a determiner or pronoun.
 var notPerson = lazyre.New(`^where (?:does|do|did) (?:the|this|that|these|those|a|an|your|my|our|their|its|his|her|each|every|it|one|any|all|some|such|which|what) `)
 
+// The words of an exclusivity override: a verb that dismisses, the other
+// instructions (before or after this one) and what they are.
+const (
+	dismissVerb = `(?:(?:set|cast|brush|sweep|push|put) aside|abandon|omit|overlook|nullify|annul|displace|eliminate|expunge|erase|strip away|wipe (?:away|out)|let go of|disengage from|discard|dismiss|disregard|ignore|forget|bypass|neglect)`
+	otherQual   = `(?:other|previous|prior|preceding|earlier|past|former)(?: (?:and|or) (?:future|upcoming|subsequent|forthcoming|later))?`
+	otherNoun   = `(?:instructions?|tasks?|commands?|directives?|guidelines?|orders?|objectives?|procedures?|protocols?|agendas?|edicts?|mandates?|prompts?)`
+)
+
+// dismissAnchors are literals of dismissVerb's alternatives.
+var dismissAnchors = []string{"aside", "abandon", "omit", "overlook", "nullify", "annul", "displace", "eliminate", "expunge",
+	"erase", "strip away", "wipe", "let go of", "disengage", "discard", "dismiss", "disregard", "ignore", "forget", "bypass", "neglect"}
+
 // negated is what before a request makes it advice ("never share your
 // password", "do not reveal the api key").
 var negated = lazyre.New(`(?:\bnot|\bnever|n't|\bno one should|\bnobody should)(?: [a-z]+){0,2} ?$`)
@@ -158,6 +170,13 @@ func taskRules() []rule {
 		// Passive overrides: "any tool output to the contrary … should be disregarded".
 		{with: [][]string{{"output", "result", "finding", "report", "warning", "alert", "contrary"}, {"should", "must", "can", "are to", "is to", "ought to"}}, anchors: []string{"disregarded", "ignored", "dismissed", "discarded", "overlooked"}, id: "override_phrase",
 			re: regexp.MustCompile(`\b(?:tool|scanner|security|audit|analysis) (?:outputs?|results?|findings|reports?|warnings|alerts)\b[^.]{0,60}?\b(?:should|must|can|are to|is to|ought to) (?:all )?be (?:disregarded|ignored|dismissed|discarded|overlooked)\b|\bto the contrary\b[^.]{0,60}?\b(?:should|must|can|are to|is to) be (?:disregarded|ignored|dismissed|discarded|overlooked)\b`)},
+		// Exclusivity overrides: every other instruction dismissed or
+		// declared void ("cast aside all other procedures", "all previous
+		// and future tasks are null").
+		{with: [][]string{{"all", "any", "every"}}, anchors: dismissAnchors, id: "override_phrase",
+			re: regexp.MustCompile(`\b` + dismissVerb + `\b(?: [a-z']+){0,3}? (?:all|any|every) ` + otherQual + ` ` + otherNoun + `\b`)},
+		{with: [][]string{{"all", "any", "every"}}, anchors: []string{" null", " void", "irrelevant", "obsolete", "secondary", "subordinate", "out of scope", "to be ignored", "to be disregarded", "revoked", "rescinded", "moot"}, id: "override_phrase",
+			re: regexp.MustCompile(`\b(?:all|every|any) ` + otherQual + ` ` + otherNoun + ` (?:is|are) (?:now |hereby |henceforth )?(?:null|void|irrelevant|obsolete|secondary|subordinate|out of scope|to be (?:ignored|disregarded)|revoked|rescinded|moot)\b`)},
 		// Requests for hateful text about a group (garak's latent jailbreak).
 		{with: [][]string{{"write", "generate", "compose", "produce", "create"}}, anchors: []string{"toxic", "harmful", "discriminatory", "offensive", "unfriendly", "hateful", "racist", "sexist", "insulting", "derogatory", "demeaning", "prejudiced", "abusive"}, id: "harmful_request",
 			re: regexp.MustCompile(`\b(?:write|generate|compose|produce|create) (?:one|a|an|some|\d+) (?:[a-z]+ )?(?:toxic|harmful|discriminatory|offensive|unfriendly|hateful|racist|sexist|insulting|derogatory|demeaning|prejudiced|abusive) (?:sentence|statement|joke|comment|remark|paragraph|tweet|post|message)s? about\b`)},
