@@ -106,6 +106,8 @@ func setUp(bin, root, edit, work string) (*bench, func(), error) {
 			return nil, nil, err
 		}
 		work, cleanup = d, func() { os.RemoveAll(d) }
+	} else if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, nil, fmt.Errorf("--work: %v", err)
 	}
 	b := &bench{bin: bin, root: root, copy: filepath.Join(work, "tree"),
 		warm: filepath.Join(work, "ix-warm"), edited: filepath.Join(work, "ix-edit"), build: filepath.Join(work, "ix-build")}
@@ -114,9 +116,9 @@ func setUp(bin, root, edit, work string) (*bench, func(), error) {
 		cleanup()
 		return nil, nil, fmt.Errorf("--edit: %v", err)
 	}
-	if err := exec.Command("cp", "-a", root, b.copy).Run(); err != nil {
+	if out, err := exec.Command("cp", "-a", root, b.copy).CombinedOutput(); err != nil {
 		cleanup()
-		return nil, nil, fmt.Errorf("copying %s: %v", root, err)
+		return nil, nil, fmt.Errorf("copying %s: %v: %s", root, err, bytes.TrimSpace(out))
 	}
 	for _, s := range [][2]string{{root, b.warm}, {b.copy, b.edited}} {
 		if _, err := b.output(s[0], "--index", s[1]); err != nil {
