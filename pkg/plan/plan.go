@@ -283,16 +283,16 @@ func laneFields(ln *Lane, fail func(int, string, ...any)) []*laneField {
 func keyBullet(ln *Lane, text string, no int, fail func(int, string, ...any)) *laneField {
 	m := keyRE.FindStringSubmatch(strings.TrimSpace(text))
 	if m == nil {
-		fail(no, "lane %s: bullet %q is not \"key: value\" (keys: %s)", ln.Heading, clip(text), strings.Join(Keys, ", "))
+		fail(no, "lane %s: bullet %q is not \"key: value\" (keys: %s)", ln.label(), clip(text), strings.Join(Keys, ", "))
 		return nil
 	}
 	key := strings.ToLower(strings.NewReplacer("_", "-", " ", "-").Replace(strings.TrimSpace(m[1])))
 	if !slices.Contains(Keys, key) {
-		fail(no, "lane %s: unknown key %q (keys: %s)", ln.Heading, m[1], strings.Join(Keys, ", "))
+		fail(no, "lane %s: unknown key %q (keys: %s)", ln.label(), m[1], strings.Join(Keys, ", "))
 		return nil
 	}
 	if prev, dup := ln.FieldLines[key]; dup {
-		fail(no, "lane %s: %s given twice (first at line %d)", ln.Heading, key, prev)
+		fail(no, "lane %s: %s given twice (first at line %d)", ln.label(), key, prev)
 		return nil
 	}
 	ln.FieldLines[key] = no
@@ -358,6 +358,15 @@ func (ln *Lane) set(f *laneField) {
 	}
 }
 
+// label names the lane in a message: its heading's owner, or "(unnamed)"
+// when the heading names none (that is reported once, by checkLane).
+func (ln *Lane) label() string {
+	if ln.Heading == "" {
+		return "(unnamed)"
+	}
+	return ln.Heading
+}
+
 // checkLane checks the fields a lane must have and their forms: a heading
 // and a task-id, an owner (the heading's when not given), a task-id that
 // names it, and an autonomy ("ask" when not given).
@@ -366,14 +375,14 @@ func checkLane(ln *Lane, fail func(int, string, ...any)) {
 		fail(ln.Line, "lane heading names no owner (want \"## Lane: <owner>\")")
 	}
 	if ln.TaskID == "" {
-		fail(ln.Line, "lane %s: no task-id bullet (want \"- task-id: T<n>-<specialist>\")", ln.Heading)
+		fail(ln.Line, "lane %s: no task-id bullet (want \"- task-id: T<n>-<specialist>\")", ln.label())
 	}
 	checkOwner(ln, fail)
 	if ln.TaskID != "" {
 		if m := taskIDRE.FindStringSubmatch(ln.TaskID); m == nil {
-			fail(ln.FieldLines["task-id"], "lane %s: task-id %q is not T<n>-<specialist>", ln.Heading, ln.TaskID)
-		} else if ln.Owner != "" && m[1] != ln.Owner {
-			fail(ln.FieldLines["task-id"], "lane %s: task-id %q does not name its owner (want T<n>-%s)", ln.Heading, ln.TaskID, ln.Owner)
+			fail(ln.FieldLines["task-id"], "lane %s: task-id %q is not T<n>-<specialist>", ln.label(), ln.TaskID)
+		} else if slugRE.MatchString(ln.Owner) && m[1] != ln.Owner {
+			fail(ln.FieldLines["task-id"], "lane %s: task-id %q does not name its owner (want T<n>-%s)", ln.label(), ln.TaskID, ln.Owner)
 		}
 	}
 	switch ln.Autonomy {
@@ -381,7 +390,7 @@ func checkLane(ln *Lane, fail func(int, string, ...any)) {
 		ln.Autonomy = "ask"
 	case "ask", "all":
 	default:
-		fail(ln.FieldLines["autonomy"], "lane %s: autonomy %q is not ask or all", ln.Heading, ln.Autonomy)
+		fail(ln.FieldLines["autonomy"], "lane %s: autonomy %q is not ask or all", ln.label(), ln.Autonomy)
 	}
 }
 
@@ -391,7 +400,7 @@ func checkOwner(ln *Lane, fail func(int, string, ...any)) {
 	if ln.Owner == "" {
 		ln.Owner = ln.Heading
 	} else if ln.Heading != "" && ln.Owner != ln.Heading {
-		fail(ln.FieldLines["owner"], "lane %s: owner %q differs from the heading's %q", ln.Heading, ln.Owner, ln.Heading)
+		fail(ln.FieldLines["owner"], "lane %s: owner %q differs from the heading's %q", ln.label(), ln.Owner, ln.Heading)
 	}
 	if ln.Owner != "" && !slugRE.MatchString(ln.Owner) {
 		fail(ln.Line, "lane owner %q is not a slug (letters, digits, '.', '_', '-')", ln.Owner)
@@ -416,10 +425,10 @@ func (p *Plan) validateGraph(fail func(int, string, ...any)) {
 	for _, ln := range p.Lanes {
 		for _, d := range ln.DependsOn {
 			if _, ok := byID[d]; !ok {
-				fail(ln.FieldLines["depends-on"], "lane %s: depends-on names unknown task %q (known: %s)", ln.Heading, d, strings.Join(sortedKeys(byID), ", "))
+				fail(ln.FieldLines["depends-on"], "lane %s: depends-on names unknown task %q (known: %s)", ln.label(), d, strings.Join(sortedKeys(byID), ", "))
 				broken = true
 			} else if d == ln.TaskID {
-				fail(ln.FieldLines["depends-on"], "lane %s: depends on itself", ln.Heading)
+				fail(ln.FieldLines["depends-on"], "lane %s: depends on itself", ln.label())
 				broken = true
 			}
 		}
@@ -444,7 +453,7 @@ func (p *Plan) validateGraph(fail func(int, string, ...any)) {
 				i := slices.Index(stack, d)
 				cycle := append(slices.Clone(stack[i:]), d)
 				ln := byID[id]
-				fail(ln.FieldLines["depends-on"], "lane %s: depends-on cycle %s", ln.Heading, strings.Join(cycle, " -> "))
+				fail(ln.FieldLines["depends-on"], "lane %s: depends-on cycle %s", ln.label(), strings.Join(cycle, " -> "))
 				return false
 			case white:
 				if !visit(d) {

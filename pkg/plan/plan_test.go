@@ -134,6 +134,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad yaml", "---\ntype: [\n---\n" + lane("a", "- task-id: T1-a"), []string{"plan.md:2: frontmatter is not valid YAML"}},
 		{"no lanes", fm + "# nothing\n", []string{"plan.md:6: no \"## Lane: <owner>\" sections"}},
 		{"missing task-id", fm + lane("a", "- owner: a"), []string{"plan.md:6: lane a: no task-id bullet"}},
+		{"unnamed lane", fm + lane("", "- scope: x"), []string{"plan.md:6: lane heading names no owner", "plan.md:6: lane (unnamed): no task-id bullet"}},
 		{"bad task-id", fm + lane("a", "- task-id: 1-a"), []string{"plan.md:7: lane a: task-id \"1-a\" is not T<n>-<specialist>"}},
 		{"task-id owner mismatch", fm + lane("a", "- task-id: T1-b"), []string{"plan.md:7: lane a: task-id \"T1-b\" does not name its owner"}},
 		{"owner mismatch", fm + lane("a", "- task-id: T1-a\n- owner: b"), []string{"plan.md:8: lane a: owner \"b\" differs"}},
@@ -219,4 +220,17 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("order has %d lanes, plan %d", len(seen), len(p.Lanes))
 		}
 	})
+}
+
+// An owner that is not a slug is reported once: its task-id is not also
+// said to miss the owner ("want T<n>-Back End").
+func TestOwnerNotSlugReportedOnce(t *testing.T) {
+	text := "---\ntype: plan\nspec: s.md\napproved: true\n---\n## Lane: Back End\n- task-id: T1-backend\n"
+	_, err := Parse("plan.md", []byte(text))
+	if err == nil || !strings.Contains(err.Error(), `lane owner "Back End" is not a slug`) {
+		t.Fatalf("error %v, want the owner reported as not a slug", err)
+	}
+	if strings.Contains(err.Error(), "does not name its owner") {
+		t.Errorf("error %q also reports the task-id against an owner that is not a slug", err)
+	}
 }
