@@ -84,7 +84,8 @@ type Tool struct {
 	NoRecords bool
 	// Protocol marks a tool whose standard output is a protocol its client
 	// reads (rtch-mcp): it has no --jq and no -o, which would filter the
-	// protocol's messages or hold every reply back until the end.
+	// protocol's messages or hold every reply back until the end, and no
+	// --config: every call reads the served root's own configuration.
 	Protocol bool
 	// Flags registers the tool's own flags.
 	Flags func(fs *flag.FlagSet)

@@ -67,11 +67,13 @@ func (t *Tool) newFlagSet(c *commonFlags) *flag.FlagSet {
 		fs.StringVar(&c.jqExpr, "jq", "", "emit only the records for which the gojq `EXPR` yields a value other than false/null")
 		fs.StringVar(&c.outPath, "o", "", "write the output to `FILE` atomically (the whole stream or nothing)")
 	}
-	configFile := t.ConfigFile
-	if configFile == "" {
-		configFile = ".rtch.toml at the zone root"
+	if !t.Protocol {
+		configFile := t.ConfigFile
+		if configFile == "" {
+			configFile = ".rtch.toml at the zone root"
+		}
+		fs.StringVar(&c.configPath, "config", "", "read configuration from `FILE` instead of "+configFile)
 	}
-	fs.StringVar(&c.configPath, "config", "", "read configuration from `FILE` instead of "+configFile)
 	if t.Flags != nil {
 		t.Flags(fs)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/rtch/rtch/pkg/atomicfile"
 
@@ -86,9 +87,12 @@ func Exec(ctx context.Context, t *Tool, inv Invocation) Result {
 			return Result{Code: ExitOK, Complete: true}
 		}
 		diag("error", "%v", err)
-		if t.Protocol && protocolFlag.MatchString(err.Error()) {
+		switch {
+		case t.Protocol && protocolFlag.MatchString(err.Error()):
 			diag("hint", "%s speaks its protocol on standard output, which its client reads: -o would hold every reply back until the end and --jq would filter the protocol's messages", t.Name)
-		} else {
+		case t.Protocol && strings.HasSuffix(err.Error(), "not defined: -config"):
+			diag("hint", "every call of %s reads the served root's .rtch.toml (and .guild/config.toml): put the settings there", t.Name)
+		default:
 			diag("hint", "run '%s --help' for usage", t.Name)
 		}
 		return Result{Code: t.usageCode()}
