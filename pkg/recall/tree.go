@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/rtch/rtch/pkg/atomicfile"
 	"github.com/rtch/rtch/pkg/secret"
 )
 
@@ -27,19 +28,24 @@ import (
 // secrets masked, as the index masks page paths): such a tree shares with
 // no other.
 func TreeIdentity(ctx context.Context, root string) (string, error) {
-	out, err := gitOut(ctx, root, "rev-parse", "--is-shallow-repository", "--show-prefix", "--git-path", treeCache, "HEAD")
+	out, err := gitOut(ctx, root, "rev-parse", "--is-shallow-repository", "--show-prefix", "--show-toplevel", "--git-path", treeCache, "HEAD")
 	f := strings.Split(out, "\n")
-	if err != nil || len(f) != 4 {
+	if err != nil || len(f) != 5 {
 		return dirIdentity(root), nil // outside git, or no commit yet
 	}
 	if f[0] == "true" {
 		return "", &ShallowError{Root: root}
 	}
-	cache := f[2]
+	cache := f[3]
 	if !filepath.IsAbs(cache) {
-		cache = filepath.Join(root, cache)
+		// relative to root, as git sees it (links resolved, as in the top level)
+		base, err := filepath.EvalSymlinks(root)
+		if err != nil {
+			base = root
+		}
+		cache = filepath.Join(base, cache)
 	}
-	commit, err := rootCommit(ctx, root, cache, f[3])
+	commit, err := rootCommit(ctx, root, treeFile{top: f[2], path: cache}, f[4])
 	if err != nil {
 		return "", err
 	}
@@ -57,10 +63,26 @@ func TreeIdentity(ctx context.Context, root string) (string, error) {
 // the repository's to write: a cache there could name any root commit.
 const treeCache = "guild-tree-identity"
 
+// treeFile is the cache file's path and the work tree's top level, which
+// its write may not leave.
+type treeFile struct{ top, path string }
+
+// save writes the cache through the confined writer when the git directory
+// is inside the work tree (a clone's .git): a symlink planted there is
+// never followed. A git directory elsewhere (a linked worktree, a gitfile)
+// is not written at all: writes stay in the tree.
+func (c treeFile) save(data []byte) {
+	rel, err := filepath.Rel(c.top, c.path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return
+	}
+	_ = atomicfile.WriteBeneath(c.top, rel, data, 0o644) // a cache: a refused or failed write costs the next walk
+}
+
 // rootCommit is the root commit head reaches by first parents, from the
 // cache when it was written for head.
-func rootCommit(ctx context.Context, root, cache, head string) (string, error) {
-	if b, err := os.ReadFile(cache); err == nil {
+func rootCommit(ctx context.Context, root string, cache treeFile, head string) (string, error) {
+	if b, err := os.ReadFile(cache.path); err == nil {
 		if h, r, ok := strings.Cut(strings.TrimSpace(string(b)), " "); ok && h == head && isObjectName(r) {
 			return r, nil
 		}
@@ -73,7 +95,7 @@ func rootCommit(ctx context.Context, root, cache, head string) (string, error) {
 	if !isObjectName(r) {
 		return "", fmt.Errorf("%s: git rev-list gave no root commit of HEAD (%q)", root, out)
 	}
-	_ = os.WriteFile(cache, []byte(head+" "+r+"\n"), 0o644) // a cache: a failed write costs the next walk
+	cache.save([]byte(head + " " + r + "\n"))
 	return r, nil
 }
 

@@ -89,6 +89,27 @@ func TestTreeIdentity(t *testing.T) {
 	}
 }
 
+// TestTreeIdentityCacheStaysInTree: a repository that plants its cache
+// file as a symlink to a file outside the tree does not get that file
+// written (writes stay in the tree); the identity is still found.
+func TestTreeIdentityCacheStaysInTree(t *testing.T) {
+	base := t.TempDir()
+	a := gitProject(t, filepath.Join(base, "app"), "the quota ledger")
+	victim := filepath.Join(base, "victim")
+	if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(victim, filepath.Join(a, ".git", treeCache)); err != nil {
+		t.Fatal(err)
+	}
+	if id := identity(t, a); !strings.HasPrefix(id, "git:") {
+		t.Fatalf("identity %q", id)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep\n" {
+		t.Errorf("the file the planted link names was written: %q", b)
+	}
+}
+
 func mustEval(t *testing.T, p string) string {
 	r, err := filepath.EvalSymlinks(p)
 	if err != nil {
