@@ -15,8 +15,9 @@ import (
 // searchPostgres refreshes the root's wiki in the shared PostgreSQL index
 // and searches it. Unlike the SQLite index there is no fallback: a server
 // that cannot be reached, refuses the credentials or holds a newer schema,
-// a wiki name bound to another tree, or a shallow clone is an InputError (nothing recalled, nothing written), and any later
-// failure is an error too — a team that configured a shared index must not
+// a wiki name bound to another tree, or a shallow clone is an InputError
+// (nothing recalled, nothing written), and any later failure is an error
+// too — a team that configured a shared index must not
 // silently get another mechanism's answer.
 func searchPostgres(ctx context.Context, opt Options, root string, files []wiki.File, listDiags []wiki.Diagnostic, set guildconfig.Settings, res *Result, warn func(string)) ([]chunk, error) {
 	if files == nil {

@@ -10,18 +10,10 @@ import (
 	"testing"
 
 	"github.com/rtch/rtch/pkg/guildconfig"
+	"github.com/rtch/rtch/pkg/internal/testtree"
 	"github.com/rtch/rtch/pkg/pgfts"
 	"github.com/rtch/rtch/pkg/pgfts/pgtest"
 )
-
-// gitRun runs git in dir with a fixed author, failing t on an error.
-func gitRun(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "init.defaultBranch=main"}, args...)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // gitProject makes a guild project at dir whose one wiki page says text,
 // committed as the repository's first commit.
@@ -31,9 +23,9 @@ func gitProject(t *testing.T, dir, text string) string {
 		t.Skip("no git")
 	}
 	write(t, dir, "wiki/concepts/ledger.md", []byte("# Ledger\n\n"+text+"\n"))
-	gitRun(t, dir, "init", "-q")
-	gitRun(t, dir, "add", ".")
-	gitRun(t, dir, "commit", "-q", "-m", "first")
+	testtree.Git(t, dir, "init", "-q")
+	testtree.Git(t, dir, "add", ".")
+	testtree.Git(t, dir, "commit", "-q", "-m", "first")
 	return dir
 }
 
@@ -61,13 +53,13 @@ func TestTreeIdentity(t *testing.T) {
 		t.Fatalf("cache in the git directory: %q %v", b, err)
 	}
 	write(t, a, "sub/x.md", []byte("x\n"))
-	gitRun(t, a, "add", ".")
-	gitRun(t, a, "commit", "-q", "-m", "second")
+	testtree.Git(t, a, "add", ".")
+	testtree.Git(t, a, "commit", "-q", "-m", "second")
 	if got := identity(t, a); got != ida {
 		t.Errorf("after a second commit: %q, want %q", got, ida)
 	}
 	clone := filepath.Join(base, "c", "app")
-	gitRun(t, base, "clone", "-q", a, clone)
+	testtree.Git(t, base, "clone", "-q", a, clone)
 	if got := identity(t, clone); got != ida {
 		t.Errorf("a clone: %q, want %q", got, ida)
 	}
@@ -82,7 +74,7 @@ func TestTreeIdentity(t *testing.T) {
 		t.Errorf("outside git: %q", got)
 	}
 	shallow := filepath.Join(base, "s", "app")
-	gitRun(t, base, "clone", "-q", "--depth", "1", "file://"+a, shallow)
+	testtree.Git(t, base, "clone", "-q", "--depth", "1", "file://"+a, shallow)
 	var se *ShallowError
 	if _, err := TreeIdentity(context.Background(), shallow); !errors.As(err, &se) {
 		t.Errorf("a shallow clone: %v, want a ShallowError", err)
@@ -131,7 +123,7 @@ func TestWikiNameBoundToTree(t *testing.T) {
 	a := gitProject(t, filepath.Join(base, "a", "app"), "the quota ledger of team alpha")
 	b := gitProject(t, filepath.Join(base, "b", "app"), "the quota ledger of team bravo")
 	clone := filepath.Join(base, "c", "app")
-	gitRun(t, base, "clone", "-q", a, clone)
+	testtree.Git(t, base, "clone", "-q", a, clone)
 	recallFrom := func(root string, claim bool) (string, error) {
 		res, err := Recall(context.Background(), Options{Root: root, Query: "quota ledger team", Settings: set, Tool: "test", ClaimWiki: claim})
 		if err != nil {

@@ -3,13 +3,13 @@ package guildrecall
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/rtch/rtch/pkg/cli"
+	"github.com/rtch/rtch/pkg/internal/testtree"
 	"github.com/rtch/rtch/pkg/pgfts/pgtest"
 )
 
@@ -32,19 +32,10 @@ func TestWikiNameOfAnotherTree(t *testing.T) {
 			".guild/config.toml":      "[index]\nbackend = \"postgres\"\ndsn = \"" + dsn + "\"\nwiki_file_threshold = 1\n",
 		}
 		for rel, text := range files {
-			p := filepath.Join(root, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			testtree.Write(t, root, rel, text)
 		}
 		for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "first"}} {
-			cmd := exec.Command("git", append([]string{"-C", root, "-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Fatalf("git %v: %v\n%s", args, err, out)
-			}
+			testtree.Git(t, root, args...)
 		}
 		roots = append(roots, root)
 	}
